@@ -1,0 +1,49 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+#include "core/cpuset.h"
+#include "core/resources.h"
+
+namespace resized::cgroup {
+
+// A write or read of a cgroup file failed; what() names the file and errno.
+class CgroupError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Reads and writes the limits of one cgroup. A cgroup is named by its path
+// relative to the cgroup root ("/libpod_parent/libpod-<id>"), exactly as the
+// runtime reports it; implementations refuse a path that leaves the root.
+class LimitsBackend {
+public:
+    virtual ~LimitsBackend() = default;
+
+    // "cgroupfs-v1", "cgroupfs-v2" or "systemd": the Driver of the status.
+    virtual std::string_view driverName() const = 0;
+
+    // Every limit the cgroup files hold; "no limit" reads as kUnlimited, an
+    // unrestricted cpuset as the empty string only when it equals the
+    // parent's.
+    virtual core::Resources read(const std::string& cgroup) const = 0;
+
+    // Writes the keys `limits` names, in the order given by the caller (the
+    // applier orders decreases before increases). Throws CgroupError.
+    virtual void write(const std::string& cgroup, const core::Resources& limits) = 0;
+
+    virtual uint64_t memoryUsage(const std::string& cgroup) const = 0;
+
+    // Asks the kernel to reclaim `bytes` now (v2 memory.reclaim); a no-op
+    // where the kernel has no such knob.
+    virtual void reclaim(const std::string& cgroup, uint64_t bytes) = 0;
+
+    // The CPUs the parent cgroup lets its children use.
+    virtual core::CpuSet parentCpus(const std::string& cgroup) const = 0;
+};
+
+}  // namespace resized::cgroup

@@ -1,0 +1,43 @@
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <optional>
+#include <string>
+
+namespace resized::core {
+
+// UINT64_MAX means "no limit" for every numeric key of the D-Bus contract.
+inline constexpr uint64_t kUnlimited = std::numeric_limits<uint64_t>::max();
+
+inline constexpr uint64_t kMinCpuMillis = 1;
+inline constexpr uint64_t kMaxCpuMillis = 10'000'000;
+inline constexpr uint64_t kMinMemory = 4ull << 20;
+inline constexpr uint64_t kMaxMemory = 1ull << 60;
+inline constexpr uint64_t kMinCpuWeight = 1;
+inline constexpr uint64_t kMaxCpuWeight = 10'000;
+
+// A set of limits. Every member is optional: a request names only what it
+// changes, and a reading names only what the driver could read.
+struct Resources {
+    std::optional<uint64_t> cpuMillis;
+    std::optional<uint64_t> memoryMax;
+    std::optional<uint64_t> memoryHigh;
+    std::optional<uint64_t> cpuWeight;
+    // Canonical cpuset list ("0-3,6"); empty means all CPUs.
+    std::optional<std::string> allowedCpus;
+
+    bool empty() const;
+    // This set with every key that `change` names replaced by its value.
+    Resources overlaidWith(const Resources& change) const;
+    // Only the keys that `mask` names, taken from this set.
+    Resources restrictedTo(const Resources& mask) const;
+
+    bool operator==(const Resources&) const = default;
+};
+
+// A short human form such as "cpu=1500m memory.max=512Mi", for logs and
+// error messages.
+std::string describe(const Resources& resources);
+
+}  // namespace resized::core

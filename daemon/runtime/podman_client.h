@@ -1,0 +1,53 @@
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "runtime/container.h"
+
+namespace resized::runtime {
+
+// Podman's API service could not be reached or answered with a server error.
+class RuntimeUnavailable : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// The name or ID names more than one container (an ambiguous short ID).
+class AmbiguousContainer : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// A small client for Podman's libpod REST API (v4.0.0) over its unix socket.
+// Calls are synchronous and bounded by a short timeout; each one is a
+// loopback round trip of a few milliseconds.
+class PodmanClient {
+public:
+    explicit PodmanClient(std::string socketPath);
+    ~PodmanClient();
+    PodmanClient(const PodmanClient&) = delete;
+    PodmanClient& operator=(const PodmanClient&) = delete;
+
+    // GET /_ping; false when the service does not answer.
+    bool ping();
+
+    // The container with this name, full ID or unique short ID; nullopt when
+    // there is none. Throws AmbiguousContainer, RuntimeUnavailable.
+    std::optional<Container> inspect(const std::string& nameOrId);
+
+    // Every container, running or not. Throws RuntimeUnavailable.
+    std::vector<Container> list();
+
+    const std::string& socketPath() const { return socketPath_; }
+
+private:
+    struct Impl;
+    std::string socketPath_;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace resized::runtime
