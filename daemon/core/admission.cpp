@@ -1,0 +1,74 @@
+#include "core/admission.h"
+
+#include "core/quantity.h"
+
+namespace resized::core {
+namespace {
+
+uint64_t saturatingSub(uint64_t a, uint64_t b) { return a > b ? a - b : 0; }
+
+uint64_t countable(const std::optional<uint64_t>& limit)
+{
+    return limit && *limit != kUnlimited ? *limit : 0;
+}
+
+uint64_t saturatingAdd(uint64_t a, uint64_t b) { return a > kUnlimited - b ? kUnlimited : a + b; }
+
+}  // namespace
+
+Amounts operator+(const Amounts& a, const Amounts& b)
+{
+    return {saturatingAdd(a.cpuMillis, b.cpuMillis), saturatingAdd(a.memory, b.memory)};
+}
+
+Amounts NodeBudget::available() const
+{
+    return {
+        saturatingSub(capacity.cpuMillis, saturatingAdd(allocated.cpuMillis, reserved.cpuMillis)),
+        saturatingSub(capacity.memory, saturatingAdd(allocated.memory, reserved.memory)),
+    };
+}
+
+Amounts allocationOf(const Resources& limits)
+{
+    return {countable(limits.cpuMillis), countable(limits.memoryMax)};
+}
+
+AdmissionDecision admit(const NodeBudget& budget, const Amounts& current, const Amounts& target)
+{
+    AdmissionDecision decision;
+    if (target.cpuMillis > budget.capacity.cpuMillis) {
+        decision.verdict = Verdict::Infeasible;
+        decision.reason = "asked " + formatCpuMillis(target.cpuMillis) +
+                          " CPU, more than this node's allocatable " +
+                          formatCpuMillis(budget.capacity.cpuMillis);
+        return decision;
+    }
+    if (target.memory > budget.capacity.memory) {
+        decision.verdict = Verdict::Infeasible;
+        decision.reason = "asked " + formatBytes(target.memory) +
+                          " memory, more than this node's allocatable " +
+                          formatBytes(budget.capacity.memory);
+        return decision;
+    }
+
+    const Amounts available = budget.available();
+    decision.reservation = {saturatingSub(target.cpuMillis, current.cpuMillis),
+                            saturatingSub(target.memory, current.memory)};
+    if (decision.reservation.cpuMillis > available.cpuMillis) {
+        decision.verdict = Verdict::Insufficient;
+        decision.reason = "asked " + formatCpuMillis(decision.reservation.cpuMillis) +
+                          " more CPU, " + formatCpuMillis(available.cpuMillis) +
+                          " available on this node";
+    } else if (decision.reservation.memory > available.memory) {
+        decision.verdict = Verdict::Insufficient;
+        decision.reason = "asked " + formatBytes(decision.reservation.memory) +
+                          " more memory, " + formatBytes(available.memory) +
+                          " available on this node";
+    }
+    if (decision.verdict != Verdict::Admitted)
+        decision.reservation = {};
+    return decision;
+}
+
+}  // namespace resized::core

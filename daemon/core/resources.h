@@ -20,12 +20,12 @@ inline constexpr uint64_t kMaxCpuWeight = 10'000;
 // A set of limits. Every member is optional: a request names only what it
 // changes, and a reading names only what the driver could read.
 struct Resources {
-    std::optional<uint64_t> cpuMillis;
-    std::optional<uint64_t> memoryMax;
-    std::optional<uint64_t> memoryHigh;
-    std::optional<uint64_t> cpuWeight;
+    std::optional<uint64_t> cpuMillis{};
+    std::optional<uint64_t> memoryMax{};
+    std::optional<uint64_t> memoryHigh{};
+    std::optional<uint64_t> cpuWeight{};
     // Canonical cpuset list ("0-3,6"); empty means all CPUs.
-    std::optional<std::string> allowedCpus;
+    std::optional<std::string> allowedCpus{};
 
     bool empty() const;
     // This set with every key that `change` names replaced by its value.

@@ -1,0 +1,54 @@
+#include "core/states.h"
+
+#include <array>
+#include <utility>
+
+namespace resized::core {
+namespace {
+
+constexpr std::array<std::pair<SyncState, std::string_view>, 6> kSyncStateNames{{
+    {SyncState::Unknown, "unknown"},
+    {SyncState::Pending, "pending"},
+    {SyncState::Applying, "applying"},
+    {SyncState::Synchronized, "synchronized"},
+    {SyncState::DriftDetected, "drift_detected"},
+    {SyncState::Failed, "failed"},
+}};
+
+constexpr std::array<std::pair<UpdateState, std::string_view>, 7> kUpdateStateNames{{
+    {UpdateState::Unknown, "unknown"},
+    {UpdateState::Pending, "pending"},
+    {UpdateState::Running, "running"},
+    {UpdateState::Success, "success"},
+    {UpdateState::Failed, "failed"},
+    {UpdateState::Deferred, "deferred"},
+    {UpdateState::Infeasible, "infeasible"},
+}};
+
+template <typename Enum, size_t N>
+std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum value)
+{
+    for (const auto& [candidate, name] : names)
+        if (candidate == value)
+            return name;
+    return "unknown";
+}
+
+template <typename Enum, size_t N>
+std::optional<Enum> valueOf(const std::array<std::pair<Enum, std::string_view>, N>& names,
+                            std::string_view text)
+{
+    for (const auto& [value, name] : names)
+        if (name == text)
+            return value;
+    return std::nullopt;
+}
+
+}  // namespace
+
+std::string_view toString(SyncState state) { return nameOf(kSyncStateNames, state); }
+std::string_view toString(UpdateState state) { return nameOf(kUpdateStateNames, state); }
+std::optional<SyncState> parseSyncState(std::string_view text) { return valueOf(kSyncStateNames, text); }
+std::optional<UpdateState> parseUpdateState(std::string_view text) { return valueOf(kUpdateStateNames, text); }
+
+}  // namespace resized::core
