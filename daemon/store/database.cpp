@@ -1,0 +1,130 @@
+#include "store/database.h"
+
+#include <sqlite3.h>
+
+namespace resized::store {
+
+void Statement::Finalizer::operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+
+Statement::Statement(Database& db, std::string_view sql) : db_(db)
+{
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &raw, nullptr) !=
+        SQLITE_OK)
+        db.fail(sql);
+    statement_.reset(raw);
+}
+
+Statement& Statement::bind(int index, int64_t value)
+{
+    if (sqlite3_bind_int64(statement_.get(), index, value) != SQLITE_OK)
+        db_.fail("bind");
+    return *this;
+}
+
+// SQLite integers are signed 64-bit; UINT64_MAX ("no limit") is stored as -1
+// and read back through unsignedInteger().
+Statement& Statement::bind(int index, uint64_t value)
+{
+    return bind(index, static_cast<int64_t>(value));
+}
+
+Statement& Statement::bind(int index, std::string_view value)
+{
+    if (sqlite3_bind_text(statement_.get(), index, value.data(), static_cast<int>(value.size()),
+                          SQLITE_TRANSIENT) != SQLITE_OK)
+        db_.fail("bind");
+    return *this;
+}
+
+bool Statement::step()
+{
+    switch (sqlite3_step(statement_.get())) {
+    case SQLITE_ROW:
+        return true;
+    case SQLITE_DONE:
+        return false;
+    default:
+        db_.fail(sqlite3_sql(statement_.get()));
+    }
+}
+
+void Statement::run()
+{
+    while (step()) {
+    }
+}
+
+int64_t Statement::integer(int column) const { return sqlite3_column_int64(statement_.get(), column); }
+
+uint64_t Statement::unsignedInteger(int column) const
+{
+    return static_cast<uint64_t>(integer(column));
+}
+
+std::string Statement::text(int column) const
+{
+    const auto* data = sqlite3_column_text(statement_.get(), column);
+    return data ? std::string(reinterpret_cast<const char*>(data),
+                              static_cast<size_t>(sqlite3_column_bytes(statement_.get(), column)))
+                : std::string();
+}
+
+void Database::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+
+Database::Database(const std::filesystem::path& file)
+{
+    sqlite3* raw = nullptr;
+    const int rc = sqlite3_open_v2(file.c_str(), &raw,
+                                   SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+                                   nullptr);
+    handle_.reset(raw);
+    if (rc != SQLITE_OK)
+        fail("open " + file.string());
+    sqlite3_extended_result_codes(raw, 1);
+    sqlite3_busy_timeout(raw, 5000);
+    execute("PRAGMA journal_mode=WAL");
+    execute("PRAGMA synchronous=NORMAL");
+    execute("PRAGMA foreign_keys=ON");
+}
+
+void Database::execute(std::string_view sql)
+{
+    const std::string statement(sql);
+    char* error = nullptr;
+    if (sqlite3_exec(handle_.get(), statement.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
+        const std::string message = error ? error : "unknown error";
+        sqlite3_free(error);
+        throw StoreError("SQLite: " + message);
+    }
+}
+
+int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(handle_.get()); }
+
+void Database::fail(std::string_view what) const
+{
+    const char* message = handle_ ? sqlite3_errmsg(handle_.get()) : "out of memory";
+    throw StoreError("SQLite: " + std::string(message) + " (" + std::string(what) + ")");
+}
+
+WriteTransaction::WriteTransaction(Database& db) : db_(db) { db_.execute("BEGIN IMMEDIATE"); }
+
+WriteTransaction::~WriteTransaction()
+{
+    if (!finished_) {
+        try {
+            db_.execute("ROLLBACK");
+        } catch (const StoreError&) {
+            // Nothing more can be done: SQLite rolls back an open transaction
+            // itself when the connection closes.
+        }
+    }
+}
+
+void WriteTransaction::commit()
+{
+    db_.execute("COMMIT");
+    finished_ = true;
+}
+
+}  // namespace resized::store

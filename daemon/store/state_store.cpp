@@ -1,0 +1,187 @@
+#include "store/state_store.h"
+
+#include "store/json_resources.h"
+#include "store/migrations.h"
+
+namespace resized::store {
+namespace {
+
+constexpr std::string_view kWorkloadColumns =
+    "name, container_id, cgroup_path, driver, running, desired, actuated, actual, "
+    "allocated_cpu_millis, allocated_memory, sync_state, update_state, message, generation, "
+    "observed_generation, updated_at_usec";
+
+WorkloadRecord readWorkload(const Statement& row)
+{
+    WorkloadRecord record;
+    record.name = row.text(0);
+    record.containerId = row.text(1);
+    record.cgroupPath = row.text(2);
+    record.driver = row.text(3);
+    record.running = row.integer(4) != 0;
+    record.desired = resourcesFromJson(row.text(5));
+    record.actuated = resourcesFromJson(row.text(6));
+    record.actual = resourcesFromJson(row.text(7));
+    record.allocated = {row.unsignedInteger(8), row.unsignedInteger(9)};
+    record.syncState = core::parseSyncState(row.text(10)).value_or(core::SyncState::Unknown);
+    record.updateState = core::parseUpdateState(row.text(11)).value_or(core::UpdateState::Unknown);
+    record.message = row.text(12);
+    record.generation = row.unsignedInteger(13);
+    record.observedGeneration = row.unsignedInteger(14);
+    record.updatedAtUsec = row.unsignedInteger(15);
+    return record;
+}
+
+core::Amounts readAmounts(Statement&& query)
+{
+    query.step();
+    return {query.unsignedInteger(0), query.unsignedInteger(1)};
+}
+
+}  // namespace
+
+StateStore::StateStore(const std::filesystem::path& file, size_t historyLimit)
+    : db_(file), historyLimit_(historyLimit)
+{
+    migrate(db_);
+}
+
+std::optional<WorkloadRecord> StateStore::find(const std::string& name)
+{
+    Statement query(db_, "SELECT " + std::string(kWorkloadColumns) + " FROM workloads WHERE name = ?");
+    query.bind(1, name);
+    if (!query.step())
+        return std::nullopt;
+    return readWorkload(query);
+}
+
+std::vector<WorkloadRecord> StateStore::workloads()
+{
+    Statement query(db_, "SELECT " + std::string(kWorkloadColumns) + " FROM workloads ORDER BY name");
+    std::vector<WorkloadRecord> records;
+    while (query.step())
+        records.push_back(readWorkload(query));
+    return records;
+}
+
+void StateStore::save(const WorkloadRecord& record)
+{
+    Statement upsert(db_, "INSERT OR REPLACE INTO workloads (" + std::string(kWorkloadColumns) +
+                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    upsert.bind(1, record.name)
+        .bind(2, record.containerId)
+        .bind(3, record.cgroupPath)
+        .bind(4, record.driver)
+        .bind(5, int64_t{record.running})
+        .bind(6, toJson(record.desired))
+        .bind(7, toJson(record.actuated))
+        .bind(8, toJson(record.actual))
+        .bind(9, record.allocated.cpuMillis)
+        .bind(10, record.allocated.memory)
+        .bind(11, core::toString(record.syncState))
+        .bind(12, core::toString(record.updateState))
+        .bind(13, record.message)
+        .bind(14, record.generation)
+        .bind(15, record.observedGeneration)
+        .bind(16, record.updatedAtUsec)
+        .run();
+}
+
+void StateStore::remove(const std::string& name)
+{
+    Statement(db_, "DELETE FROM workloads WHERE name = ?").bind(1, name).run();
+}
+
+core::Amounts StateStore::allocatedTotal()
+{
+    return readAmounts(Statement(db_, "SELECT COALESCE(SUM(allocated_cpu_millis), 0), "
+                                      "COALESCE(SUM(allocated_memory), 0) FROM workloads "
+                                      "WHERE running"));
+}
+
+core::Amounts StateStore::reservedTotal()
+{
+    return readAmounts(Statement(db_, "SELECT COALESCE(SUM(cpu_millis), 0), "
+                                      "COALESCE(SUM(memory), 0) FROM reservations"));
+}
+
+int64_t StateStore::addReservation(const Reservation& reservation)
+{
+    Statement(db_, "INSERT INTO reservations (workload, cpu_millis, memory, target, "
+                   "previous_desired, previous_actual, created_at_usec) VALUES (?, ?, ?, ?, ?, ?, ?)")
+        .bind(1, reservation.workload)
+        .bind(2, reservation.amounts.cpuMillis)
+        .bind(3, reservation.amounts.memory)
+        .bind(4, toJson(reservation.target))
+        .bind(5, toJson(reservation.previousDesired))
+        .bind(6, toJson(reservation.previousActual))
+        .bind(7, reservation.createdAtUsec)
+        .run();
+    return db_.lastInsertId();
+}
+
+void StateStore::removeReservation(int64_t id)
+{
+    Statement(db_, "DELETE FROM reservations WHERE id = ?").bind(1, id).run();
+}
+
+std::vector<Reservation> StateStore::reservations()
+{
+    Statement query(db_, "SELECT id, workload, cpu_millis, memory, target, previous_desired, "
+                         "previous_actual, created_at_usec FROM reservations ORDER BY id");
+    std::vector<Reservation> result;
+    while (query.step()) {
+        result.push_back({
+            .id = query.integer(0),
+            .workload = query.text(1),
+            .amounts = {query.unsignedInteger(2), query.unsignedInteger(3)},
+            .target = resourcesFromJson(query.text(4)),
+            .previousDesired = resourcesFromJson(query.text(5)),
+            .previousActual = resourcesFromJson(query.text(6)),
+            .createdAtUsec = query.unsignedInteger(7),
+        });
+    }
+    return result;
+}
+
+void StateStore::recordHistory(const HistoryEntry& entry)
+{
+    Statement(db_, "INSERT INTO history (workload, caller_uid, operation, request, result, "
+                   "message, started_at_usec, finished_at_usec) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+        .bind(1, entry.workload)
+        .bind(2, int64_t{entry.callerUid})
+        .bind(3, entry.operation)
+        .bind(4, entry.request)
+        .bind(5, entry.result)
+        .bind(6, entry.message)
+        .bind(7, entry.startedAtUsec)
+        .bind(8, entry.finishedAtUsec)
+        .run();
+    Statement(db_, "DELETE FROM history WHERE id <= (SELECT MAX(id) FROM history) - ?")
+        .bind(1, static_cast<int64_t>(historyLimit_))
+        .run();
+}
+
+std::vector<HistoryEntry> StateStore::history(const std::string& workload, size_t limit)
+{
+    Statement query(db_, "SELECT workload, caller_uid, operation, request, result, message, "
+                         "started_at_usec, finished_at_usec FROM history WHERE workload = ? "
+                         "ORDER BY id DESC LIMIT ?");
+    query.bind(1, workload).bind(2, static_cast<int64_t>(limit));
+    std::vector<HistoryEntry> entries;
+    while (query.step()) {
+        entries.push_back({
+            .workload = query.text(0),
+            .callerUid = static_cast<uint32_t>(query.integer(1)),
+            .operation = query.text(2),
+            .request = query.text(3),
+            .result = query.text(4),
+            .message = query.text(5),
+            .startedAtUsec = query.unsignedInteger(6),
+            .finishedAtUsec = query.unsignedInteger(7),
+        });
+    }
+    return entries;
+}
+
+}  // namespace resized::store

@@ -1,0 +1,83 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace resized::store {
+
+// Any SQLite failure; what() carries SQLite's own message and the statement.
+class StoreError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+class Database;
+
+// One prepared statement; parameters are bound by 1-based index.
+class Statement {
+public:
+    Statement(Database& db, std::string_view sql);
+
+    Statement& bind(int index, int64_t value);
+    Statement& bind(int index, uint64_t value);
+    Statement& bind(int index, std::string_view value);
+
+    // Advances to the next row; false when there is none.
+    bool step();
+    // Runs a statement that returns no rows.
+    void run();
+
+    int64_t integer(int column) const;
+    uint64_t unsignedInteger(int column) const;
+    std::string text(int column) const;
+
+private:
+    struct Finalizer {
+        void operator()(sqlite3_stmt* statement) const;
+    };
+    Database& db_;
+    std::unique_ptr<sqlite3_stmt, Finalizer> statement_;
+};
+
+// One SQLite connection in WAL mode with foreign keys on.
+class Database {
+public:
+    explicit Database(const std::filesystem::path& file);
+
+    void execute(std::string_view sql);
+    int64_t lastInsertId() const;
+    sqlite3* handle() const { return handle_.get(); }
+    [[noreturn]] void fail(std::string_view what) const;
+
+private:
+    struct Closer {
+        void operator()(sqlite3* db) const;
+    };
+    std::unique_ptr<sqlite3, Closer> handle_;
+};
+
+// BEGIN IMMEDIATE on construction, so the write lock is taken before anything
+// is read; ROLLBACK on destruction unless commit() ran.
+class WriteTransaction {
+public:
+    explicit WriteTransaction(Database& db);
+    ~WriteTransaction();
+    WriteTransaction(const WriteTransaction&) = delete;
+    WriteTransaction& operator=(const WriteTransaction&) = delete;
+
+    void commit();
+
+private:
+    Database& db_;
+    bool finished_ = false;
+};
+
+}  // namespace resized::store

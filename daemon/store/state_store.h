@@ -1,0 +1,88 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/admission.h"
+#include "core/resources.h"
+#include "core/states.h"
+#include "store/database.h"
+
+namespace resized::store {
+
+// Everything resized remembers about one workload.
+struct WorkloadRecord {
+    std::string name{};
+    std::string containerId{};
+    std::string cgroupPath{};
+    std::string driver{};
+    bool running = false;
+    core::Resources desired{};   // asked
+    core::Resources actuated{};  // last written
+    core::Resources actual{};    // last read back
+    core::Amounts allocated{};   // admitted
+    core::SyncState syncState = core::SyncState::Unknown;
+    core::UpdateState updateState = core::UpdateState::Unknown;
+    std::string message{};
+    uint64_t generation = 0;
+    uint64_t observedGeneration = 0;
+    uint64_t updatedAtUsec = 0;
+};
+
+// Capacity held by one update in flight, with what is needed to finish or
+// undo it after a crash.
+struct Reservation {
+    int64_t id = 0;
+    std::string workload{};
+    core::Amounts amounts{};
+    core::Resources target{};
+    core::Resources previousDesired{};
+    core::Resources previousActual{};
+    uint64_t createdAtUsec = 0;
+};
+
+struct HistoryEntry {
+    std::string workload{};
+    uint32_t callerUid = 0;
+    std::string operation{};  // "update", "forget", ...
+    std::string request{};    // JSON
+    std::string result{};     // "success" or the D-Bus error name
+    std::string message{};
+    uint64_t startedAtUsec = 0;
+    uint64_t finishedAtUsec = 0;
+};
+
+// The SQLite state file. Every method is one statement; callers that need
+// several to be atomic hold a WriteTransaction on database() around them.
+class StateStore {
+public:
+    // Opens (creating if needed) and migrates the file.
+    explicit StateStore(const std::filesystem::path& file, size_t historyLimit = 10'000);
+
+    Database& database() { return db_; }
+
+    std::optional<WorkloadRecord> find(const std::string& name);
+    std::vector<WorkloadRecord> workloads();
+    void save(const WorkloadRecord& record);
+    void remove(const std::string& name);
+
+    // Sum of the admitted allocation of running workloads.
+    core::Amounts allocatedTotal();
+    core::Amounts reservedTotal();
+
+    int64_t addReservation(const Reservation& reservation);
+    void removeReservation(int64_t id);
+    std::vector<Reservation> reservations();
+
+    void recordHistory(const HistoryEntry& entry);
+    std::vector<HistoryEntry> history(const std::string& workload, size_t limit);
+
+private:
+    Database db_;
+    size_t historyLimit_;
+};
+
+}  // namespace resized::store

@@ -1,0 +1,142 @@
+#include "store/state_store.h"
+
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include <filesystem>
+
+#include "store/migrations.h"
+
+using namespace resized;
+
+namespace {
+
+class StoreTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        directory_ = std::filesystem::temp_directory_path() /
+                     ("resized-store-test-" + std::to_string(::getpid()) + "-" +
+                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::remove_all(directory_);
+        std::filesystem::create_directories(directory_);
+    }
+    void TearDown() override { std::filesystem::remove_all(directory_); }
+    std::filesystem::path file() const { return directory_ / "state.db"; }
+
+    std::filesystem::path directory_;
+};
+
+store::WorkloadRecord sampleRecord(const std::string& name, bool running)
+{
+    store::WorkloadRecord record;
+    record.name = name;
+    record.containerId = "abc";
+    record.running = running;
+    record.desired = {.cpuMillis = 1500, .memoryMax = core::kUnlimited, .allowedCpus = "0-1"};
+    record.allocated = {1500, 1ull << 30};
+    record.syncState = core::SyncState::Synchronized;
+    record.updateState = core::UpdateState::Success;
+    record.generation = 3;
+    record.observedGeneration = 3;
+    return record;
+}
+
+}  // namespace
+
+TEST_F(StoreTest, MigratesANewFileToTheNewestSchema)
+{
+    store::StateStore store(file());
+    store::Statement version(store.database(), "PRAGMA user_version");
+    ASSERT_TRUE(version.step());
+    EXPECT_EQ(version.integer(0), store::builtinMigrations().back().version);
+}
+
+TEST_F(StoreTest, RefusesAFileFromANewerResizedAndLeavesItAlone)
+{
+    {
+        store::Database db(file());
+        db.execute("CREATE TABLE future (x INTEGER)");
+        db.execute("PRAGMA user_version = 999");
+    }
+    EXPECT_THROW(store::StateStore{file()}, store::NewerSchemaError);
+    store::Database db(file());
+    store::Statement tables(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'workloads'");
+    ASSERT_TRUE(tables.step());
+    EXPECT_EQ(tables.integer(0), 0);
+}
+
+TEST_F(StoreTest, AFailedMigrationLeavesTheVersionAsItWas)
+{
+    store::Database db(file());
+    const std::vector<store::Migration> migrations{
+        {1, "001_good.sql", "CREATE TABLE a (x INTEGER);"},
+        {2, "002_bad.sql", "CREATE TABLE b (x INTEGER); THIS IS NOT SQL;"},
+    };
+    EXPECT_THROW(store::migrate(db, migrations), store::StoreError);
+    store::Statement version(db, "PRAGMA user_version");
+    ASSERT_TRUE(version.step());
+    EXPECT_EQ(version.integer(0), 1);
+    store::Statement tableB(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'b'");
+    ASSERT_TRUE(tableB.step());
+    EXPECT_EQ(tableB.integer(0), 0);
+}
+
+TEST_F(StoreTest, WorkloadsSurviveReopeningWithEveryField)
+{
+    const auto record = sampleRecord("web", true);
+    store::StateStore(file()).save(record);
+    store::StateStore reopened(file());
+    auto found = reopened.find("web");
+    ASSERT_TRUE(found);
+    EXPECT_EQ(found->desired, record.desired);
+    EXPECT_EQ(found->desired.memoryMax, core::kUnlimited);
+    EXPECT_EQ(found->allocated, record.allocated);
+    EXPECT_EQ(found->syncState, core::SyncState::Synchronized);
+    EXPECT_EQ(found->generation, 3u);
+    EXPECT_FALSE(reopened.find("other"));
+}
+
+TEST_F(StoreTest, AllocationCountsRunningWorkloadsOnly)
+{
+    store::StateStore store(file());
+    store.save(sampleRecord("a", true));
+    store.save(sampleRecord("b", true));
+    store.save(sampleRecord("stopped", false));
+    EXPECT_EQ(store.allocatedTotal(), (core::Amounts{3000, 2ull << 30}));
+}
+
+TEST_F(StoreTest, ReservationsAddUpAndGoWithTheirWorkload)
+{
+    store::StateStore store(file());
+    store.save(sampleRecord("a", true));
+    const auto first = store.addReservation({.workload = "a", .amounts = {100, 10}, .target = {.cpuMillis = 100}});
+    store.addReservation({.workload = "a", .amounts = {200, 20}});
+    EXPECT_EQ(store.reservedTotal(), (core::Amounts{300, 30}));
+    store.removeReservation(first);
+    EXPECT_EQ(store.reservedTotal(), (core::Amounts{200, 20}));
+    store.remove("a");
+    EXPECT_TRUE(store.reservations().empty());
+}
+
+TEST_F(StoreTest, AnUncommittedTransactionChangesNothing)
+{
+    store::StateStore store(file());
+    {
+        store::WriteTransaction transaction(store.database());
+        store.save(sampleRecord("a", true));
+    }
+    EXPECT_FALSE(store.find("a"));
+}
+
+TEST_F(StoreTest, HistoryIsTrimmedToItsLimit)
+{
+    store::StateStore store(file(), 5);
+    for (int i = 0; i < 12; ++i)
+        store.recordHistory({.workload = "a", .operation = "update", .request = "{}",
+                             .result = std::to_string(i)});
+    const auto entries = store.history("a", 100);
+    ASSERT_EQ(entries.size(), 5u);
+    EXPECT_EQ(entries.front().result, "11");
+    EXPECT_EQ(entries.back().result, "7");
+}
