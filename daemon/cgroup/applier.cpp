@@ -1,0 +1,219 @@
+#include "cgroup/applier.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <cerrno>
+
+#include "core/cpuset.h"
+#include "core/drift.h"
+#include "core/quantity.h"
+
+namespace resized::cgroup {
+
+namespace {
+
+// Decreases are written in this order, then the memory.max shrink, then the
+// increases in the reverse order: memory is raised before the CPU that will
+// use it, and CPU lowered before the memory it used.
+constexpr LimitKey kDecreaseOrder[] = {LimitKey::CpuMillis, LimitKey::CpuWeight,
+                                       LimitKey::AllowedCpus, LimitKey::MemoryHigh};
+constexpr LimitKey kIncreaseOrder[] = {LimitKey::MemoryMax, LimitKey::MemoryHigh,
+                                       LimitKey::AllowedCpus, LimitKey::CpuWeight,
+                                       LimitKey::CpuMillis};
+
+std::string formatDuration(std::chrono::microseconds duration)
+{
+    using namespace std::chrono;
+    if (duration % seconds(1) == microseconds::zero())
+        return std::to_string(duration_cast<seconds>(duration).count()) + "s";
+    if (duration % milliseconds(1) == microseconds::zero())
+        return std::to_string(duration_cast<milliseconds>(duration).count()) + "ms";
+    return std::to_string(duration.count()) + "us";
+}
+
+// The canonical form, so that "0,1" and "0-1" are the same value; a list
+// that does not parse stays as it is, for the kernel to refuse.
+std::string canonicalCpus(const std::string& cpus)
+{
+    const auto parsed = core::parseCpuSet(cpus);
+    return parsed ? core::formatCpuSet(*parsed) : cpus;
+}
+
+std::string joined(const std::vector<std::string>& words)
+{
+    std::string text;
+    for (const auto& word : words)
+        text += (text.empty() ? "" : ", ") + word;
+    return text;
+}
+
+}  // namespace
+
+ApplyTransaction::ApplyTransaction(LimitsBackend& backend, std::string cgroup,
+                                   core::Resources target, ApplyOptions options)
+    : backend_(backend), cgroup_(std::move(cgroup)), target_(std::move(target)), options_(options)
+{
+    if (target_.allowedCpus)
+        target_.allowedCpus = canonicalCpus(*target_.allowedCpus);
+}
+
+std::optional<std::chrono::milliseconds> ApplyTransaction::advance()
+{
+    try {
+        if (phase_ == Phase::Start)
+            start();
+        else if (phase_ == Phase::WaitingForReclaim)
+            waitForReclaim();
+        if (phase_ == Phase::Finishing)
+            finish();
+    } catch (const CgroupError& error) {
+        fail(ApplyOutcome::Failed, "cgroup " + cgroup_ + ": " + error.what());
+    }
+    if (phase_ != Phase::WaitingForReclaim)
+        return std::nullopt;
+    const auto remaining = std::chrono::ceil<std::chrono::milliseconds>(
+        reclaimDeadline_ - std::chrono::steady_clock::now());
+    return std::max(std::min(remaining, options_.reclaimPollInterval), std::chrono::milliseconds(1));
+}
+
+void ApplyTransaction::start()
+{
+    previous_ = backend_.read(cgroup_);
+    for (const auto key : kDecreaseOrder)
+        if (decreases(key) && !write(key, target_))
+            return;
+    if (decreases(LimitKey::MemoryMax)) {
+        if (!options_.force) {
+            startMemoryShrink();
+            return;
+        }
+        if (!write(LimitKey::MemoryMax, target_))
+            return;
+    }
+    phase_ = Phase::Finishing;
+}
+
+void ApplyTransaction::startMemoryShrink()
+{
+    // Throttling at the new limit makes the workload give memory back
+    // without being OOM-killed, as the hard limit would.
+    const uint64_t newMax = *target_.memoryMax;
+    const auto memoryHigh = decreases(LimitKey::MemoryHigh) ? target_.memoryHigh
+                                                            : previous_.memoryHigh;
+    if (memoryHigh && *memoryHigh > newMax) {
+        throttled_ = true;
+        core::Resources throttle;
+        throttle.memoryHigh = newMax;
+        if (!write(LimitKey::MemoryHigh, throttle))
+            return;
+    }
+    reclaimDeadline_ = std::chrono::steady_clock::now() + options_.reclaimTimeout;
+    phase_ = Phase::WaitingForReclaim;
+    waitForReclaim();
+}
+
+void ApplyTransaction::waitForReclaim()
+{
+    const uint64_t newMax = *target_.memoryMax;
+    uint64_t usage = backend_.memoryUsage(cgroup_);
+    if (usage > newMax) {
+        backend_.reclaim(cgroup_, usage - newMax);
+        usage = backend_.memoryUsage(cgroup_);
+    }
+    if (usage <= newMax) {
+        if (write(LimitKey::MemoryMax, target_))
+            phase_ = Phase::Finishing;
+        return;
+    }
+    if (std::chrono::steady_clock::now() >= reclaimDeadline_)
+        fail(ApplyOutcome::MemoryInUse,
+             "memory usage " + core::formatBytes(usage) + " stays above the requested memory.max "
+                 + core::formatBytes(newMax) + " after " + formatDuration(options_.reclaimTimeout)
+                 + " of reclaim");
+}
+
+void ApplyTransaction::finish()
+{
+    const auto wanted = expected();
+    for (const auto key : kIncreaseOrder) {
+        const bool raise = changes(key) && !decreases(key);
+        const bool unthrottle = key == LimitKey::MemoryHigh && throttled_;
+        if ((raise || unthrottle) && !write(key, wanted))
+            return;
+    }
+    actual_ = backend_.read(cgroup_);
+    const auto drifted = core::driftedKeys(asBackendReads(backend_, cgroup_, wanted), actual_);
+    if (!drifted.empty()) {
+        fail(ApplyOutcome::Failed, "cgroup " + cgroup_ + " reads back "
+                                       + core::describe(actual_.restrictedTo(wanted))
+                                       + " after writing " + core::describe(wanted) + " ("
+                                       + joined(drifted) + " differ)");
+        return;
+    }
+    outcome_ = ApplyOutcome::Applied;
+    phase_ = Phase::Done;
+}
+
+void ApplyTransaction::fail(ApplyOutcome outcome, std::string message)
+{
+    restore();
+    outcome_ = outcome;
+    message_ = std::move(message);
+    phase_ = Phase::Done;
+}
+
+void ApplyTransaction::restore()
+{
+    for (auto key = touched_.rbegin(); key != touched_.rend(); ++key) {
+        if (!names(previous_, *key))
+            continue;
+        try {
+            backend_.write(cgroup_, only(previous_, *key));
+        } catch (const CgroupError& error) {
+            spdlog::warn("cgroup {}: restoring {} failed: {}", cgroup_, keyName(*key), error.what());
+        }
+    }
+    try {
+        actual_ = backend_.read(cgroup_);
+    } catch (const CgroupError& error) {
+        spdlog::warn("cgroup {}: reading back after a restore failed: {}", cgroup_, error.what());
+    }
+}
+
+bool ApplyTransaction::changes(LimitKey key) const
+{
+    return names(target_, key) && only(target_, key) != only(previous_, key);
+}
+
+bool ApplyTransaction::decreases(LimitKey key) const
+{
+    return changes(key) && names(previous_, key) && lowers(key, previous_, target_);
+}
+
+bool ApplyTransaction::write(LimitKey key, const core::Resources& source)
+{
+    if (std::find(touched_.begin(), touched_.end(), key) == touched_.end())
+        touched_.push_back(key);
+    const auto value = only(source, key);
+    try {
+        backend_.write(cgroup_, value);
+        return true;
+    } catch (const CgroupError& error) {
+        // v1 refuses a memory limit under usage it cannot reclaim with EBUSY.
+        const bool memoryInUse = key == LimitKey::MemoryMax && error.error() == EBUSY;
+        fail(memoryInUse ? ApplyOutcome::MemoryInUse : ApplyOutcome::Failed,
+             std::string(keyName(key)) + " (" + core::describe(value) + "): " + error.what());
+        return false;
+    }
+}
+
+core::Resources ApplyTransaction::expected() const
+{
+    auto wanted = target_;
+    if (throttled_ && !target_.memoryHigh)
+        wanted.memoryHigh = previous_.memoryHigh;
+    return wanted;
+}
+
+}  // namespace resized::cgroup

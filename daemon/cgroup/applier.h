@@ -3,7 +3,9 @@
 #include <chrono>
 #include <optional>
 #include <string>
+#include <vector>
 
+#include "cgroup/limit_key.h"
 #include "cgroup/limits_backend.h"
 #include "core/resources.h"
 
@@ -59,6 +61,18 @@ private:
     void waitForReclaim();
     void finish();
     void fail(ApplyOutcome outcome, std::string message);
+    void restore();
+
+    void startMemoryShrink();
+    bool changes(LimitKey key) const;
+    bool decreases(LimitKey key) const;
+    // Writes `key` with its value in `source`; on failure fails the
+    // transaction (which restores) and returns false.
+    bool write(LimitKey key, const core::Resources& source);
+    // The limits this transaction leaves behind when it succeeds.
+    core::Resources expected() const;
+    // `limits` as read() reports them: a cpuset naming exactly the parent's
+    // CPUs reads as "" (no restriction).
 
     LimitsBackend& backend_;
     std::string cgroup_;
@@ -70,6 +84,11 @@ private:
     core::Resources previous_;
     core::Resources actual_;
     std::chrono::steady_clock::time_point reclaimDeadline_;
+    // memory.high lowered to the new memory.max for a shrink; set back to its
+    // target in finish().
+    bool throttled_ = false;
+    // In the order first written, for a restore in reverse.
+    std::vector<LimitKey> touched_;
 };
 
 }  // namespace resized::cgroup

@@ -1,0 +1,151 @@
+#include "cgroup/cgroup_files.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <system_error>
+
+#include "cgroup/limits_backend.h"
+
+namespace resized::cgroup {
+
+namespace {
+
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) : fd_(fd) {}
+    FileDescriptor(const FileDescriptor&) = delete;
+    FileDescriptor& operator=(const FileDescriptor&) = delete;
+    ~FileDescriptor()
+    {
+        if (fd_ >= 0)
+            close(fd_);
+    }
+
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+[[noreturn]] void throwSystemError(std::string_view operation, const std::filesystem::path& path,
+                                   int error)
+{
+    throw CgroupError(std::string(operation) + ' ' + path.string() + ": " + std::strerror(error),
+                      error);
+}
+
+FileDescriptor openFile(const std::filesystem::path& path, int flags)
+{
+    const int fd = open(path.c_str(), flags | O_CLOEXEC);
+    if (fd < 0)
+        throwSystemError("open", path, errno);
+    return FileDescriptor(fd);
+}
+
+bool isWithin(const std::filesystem::path& path, const std::filesystem::path& root)
+{
+    const auto relative = path.lexically_relative(root);
+    return !relative.empty() && *relative.begin() != "..";
+}
+
+[[noreturn]] void refusePath(std::string_view cgroup, const std::string& reason)
+{
+    const auto printable = cgroup.substr(0, cgroup.find('\0'));
+    throw CgroupError("refusing cgroup path \"" + std::string(printable) + "\": " + reason);
+}
+
+std::filesystem::path resolveSymlinks(const std::filesystem::path& path)
+{
+    std::error_code error;
+    auto resolved = std::filesystem::weakly_canonical(path, error);
+    if (error)
+        throw CgroupError("resolve " + path.string() + ": " + error.message(), error.value());
+    return resolved;
+}
+
+}  // namespace
+
+std::string readFile(const std::filesystem::path& path)
+{
+    const auto file = openFile(path, O_RDONLY);
+    std::string content;
+    char buffer[4096];
+    while (true) {
+        const ssize_t count = read(file.get(), buffer, sizeof buffer);
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count < 0)
+            throwSystemError("read", path, errno);
+        if (count == 0)
+            return content;
+        content.append(buffer, static_cast<size_t>(count));
+    }
+}
+
+std::optional<std::string> readFileIfExists(const std::filesystem::path& path)
+{
+    try {
+        return readFile(path);
+    } catch (const CgroupError& error) {
+        if (error.error() == ENOENT)
+            return std::nullopt;
+        throw;
+    }
+}
+
+void writeFile(const std::filesystem::path& path, std::string_view content)
+{
+    const auto file = openFile(path, O_WRONLY | O_TRUNC);
+    ssize_t count;
+    do
+        count = write(file.get(), content.data(), content.size());
+    while (count < 0 && errno == EINTR);
+    if (count < 0)
+        throwSystemError("write", path, errno);
+    if (static_cast<size_t>(count) != content.size())
+        throwSystemError("write", path, EIO);
+}
+
+std::filesystem::path resolveCgroupDirectory(const std::filesystem::path& root,
+                                             std::string_view cgroup)
+{
+    if (cgroup.find('\0') != std::string_view::npos)
+        refusePath(cgroup, "it holds a NUL byte");
+
+    const std::filesystem::path relative(cgroup);
+    for (const auto& component : relative)
+        if (component == "..")
+            refusePath(cgroup, "it holds \"..\"");
+
+    const auto lexicalRoot = root.lexically_normal();
+    const auto lexicalPath = (lexicalRoot / relative.relative_path()).lexically_normal();
+    if (!isWithin(lexicalPath, lexicalRoot))
+        refusePath(cgroup, "it leaves " + root.string());
+
+    // A symlink inside the tree could still point out of it.
+    const auto realRoot = resolveSymlinks(lexicalRoot);
+    const auto realPath = resolveSymlinks(lexicalPath);
+    if (!isWithin(realPath, realRoot))
+        refusePath(cgroup, "it resolves to " + realPath.string() + ", outside " + realRoot.string());
+    return realPath;
+}
+
+void requireCgroupDirectory(const std::filesystem::path& directory)
+{
+    if (!std::filesystem::is_directory(directory))
+        throw CgroupError("no cgroup at " + directory.string(), ENOENT);
+}
+
+std::filesystem::path resolveParentDirectory(const std::filesystem::path& root,
+                                             std::string_view cgroup)
+{
+    const auto directory = resolveCgroupDirectory(root, cgroup);
+    if (directory == resolveSymlinks(root.lexically_normal()))
+        return directory;
+    return directory.parent_path();
+}
+
+}  // namespace resized::cgroup

@@ -1,0 +1,169 @@
+#include "cgroup/cgroupfs_v1.h"
+
+#include <algorithm>
+
+#include "cgroup/cgroup_files.h"
+#include "cgroup/cgroup_values.h"
+#include "core/resources.h"
+
+namespace resized::cgroup {
+
+namespace {
+
+constexpr std::string_view kControllers[] = {"cpu", "memory", "cpuset"};
+
+constexpr uint64_t kMinShares = 2;
+constexpr uint64_t kMaxShares = 262'144;
+
+// v1 reads "no limit" as the largest page-aligned counter (9223372036854771712
+// with 4 KiB pages); anything that large is no limit.
+constexpr uint64_t kUnlimitedThreshold = 1ull << 62;
+
+uint64_t parseMemoryLimit(std::string_view text, const std::filesystem::path& source)
+{
+    const uint64_t bytes = parseUnsigned(text, source);
+    return bytes >= kUnlimitedThreshold ? core::kUnlimited : bytes;
+}
+
+std::string formatMemoryLimit(uint64_t bytes)
+{
+    return bytes == core::kUnlimited ? "-1" : std::to_string(bytes);
+}
+
+// cpu.cfs_quota_us holds -1 for no limit, the only negative value it shows.
+std::optional<uint64_t> parseQuota(std::string_view text, const std::filesystem::path& source)
+{
+    if (text.starts_with("-1"))
+        return std::nullopt;
+    return parseUnsigned(text, source);
+}
+
+}  // namespace
+
+uint64_t sharesForWeight(uint64_t weight)
+{
+    return std::clamp<uint64_t>(weight * 1024 / 100, kMinShares, kMaxShares);
+}
+
+uint64_t weightForShares(uint64_t shares)
+{
+    return std::clamp<uint64_t>((shares * 100 + 512) / 1024, core::kMinCpuWeight,
+                                core::kMaxCpuWeight);
+}
+
+CgroupfsV1Backend::CgroupfsV1Backend(std::filesystem::path root) : root_(std::move(root)) {}
+
+std::filesystem::path CgroupfsV1Backend::directory(std::string_view controller,
+                                                   const std::string& cgroup) const
+{
+    return resolveCgroupDirectory(root_ / controller, cgroup);
+}
+
+core::Resources CgroupfsV1Backend::read(const std::string& cgroup) const
+{
+    for (const auto controller : kControllers)
+        if (std::filesystem::exists(root_ / controller))
+            requireCgroupDirectory(directory(controller, cgroup));
+
+    core::Resources limits;
+    const auto cpu = directory("cpu", cgroup);
+    const auto quota = readFileIfExists(cpu / "cpu.cfs_quota_us");
+    const auto period = readFileIfExists(cpu / "cpu.cfs_period_us");
+    if (quota && period) {
+        const auto quotaUs = parseQuota(*quota, cpu / "cpu.cfs_quota_us");
+        const uint64_t periodUs = parseUnsigned(*period, cpu / "cpu.cfs_period_us");
+        limits.cpuMillis = core::kUnlimited;
+        if (quotaUs)
+            limits.cpuMillis = millisForBandwidth({*quotaUs, periodUs}, cpu / "cpu.cfs_quota_us");
+    }
+    if (const auto shares = readFileIfExists(cpu / "cpu.shares"))
+        limits.cpuWeight = weightForShares(parseUnsigned(*shares, cpu / "cpu.shares"));
+
+    const auto memory = directory("memory", cgroup);
+    if (const auto text = readFileIfExists(memory / "memory.limit_in_bytes"))
+        limits.memoryMax = parseMemoryLimit(*text, memory / "memory.limit_in_bytes");
+    if (const auto text = readFileIfExists(memory / "memory.soft_limit_in_bytes"))
+        limits.memoryHigh = parseMemoryLimit(*text, memory / "memory.soft_limit_in_bytes");
+
+    const auto cpuset = directory("cpuset", cgroup);
+    if (const auto text = readFileIfExists(cpuset / "cpuset.cpus"))
+        limits.allowedCpus = allowedCpus(*text, parentCpus(cgroup), cpuset / "cpuset.cpus");
+    return limits;
+}
+
+void CgroupfsV1Backend::write(const std::string& cgroup, const core::Resources& limits)
+{
+    if (limits.cpuMillis)
+        writeCpuMillis(directory("cpu", cgroup), *limits.cpuMillis);
+    if (limits.memoryMax)
+        writeMemoryMax(directory("memory", cgroup), *limits.memoryMax);
+    if (limits.memoryHigh)
+        writeFile(directory("memory", cgroup) / "memory.soft_limit_in_bytes",
+                  formatMemoryLimit(*limits.memoryHigh));
+    if (limits.cpuWeight)
+        writeFile(directory("cpu", cgroup) / "cpu.shares",
+                  std::to_string(sharesForWeight(*limits.cpuWeight)));
+    // A v1 cpuset cannot be empty while it holds tasks: "all" is all the
+    // parent offers.
+    if (limits.allowedCpus) {
+        const auto cpus = limits.allowedCpus->empty() ? core::formatCpuSet(parentCpus(cgroup))
+                                                      : *limits.allowedCpus;
+        writeFile(directory("cpuset", cgroup) / "cpuset.cpus", cpus);
+    }
+}
+
+void CgroupfsV1Backend::writeCpuMillis(const std::filesystem::path& cpuDirectory, uint64_t millis)
+{
+    const auto quotaFile = cpuDirectory / "cpu.cfs_quota_us";
+    if (millis == core::kUnlimited) {
+        writeFile(quotaFile, "-1");
+        return;
+    }
+    const auto periodFile = cpuDirectory / "cpu.cfs_period_us";
+    const uint64_t oldPeriod = parseUnsigned(readFile(periodFile), periodFile);
+    const auto bandwidth = bandwidthForMillis(millis);
+    // The kernel checks quota/period against the parent's at each write; the
+    // order that never passes through a ratio above both the old and the new
+    // one writes a longer period first and a shorter one last.
+    if (bandwidth.periodUs > oldPeriod)
+        writeFile(periodFile, std::to_string(bandwidth.periodUs));
+    writeFile(quotaFile, std::to_string(bandwidth.quotaUs));
+    if (bandwidth.periodUs < oldPeriod)
+        writeFile(periodFile, std::to_string(bandwidth.periodUs));
+}
+
+void CgroupfsV1Backend::writeMemoryMax(const std::filesystem::path& memoryDirectory, uint64_t bytes)
+{
+    // With swap accounting the kernel keeps memory+swap >= memory: raise that
+    // limit first when it would end up below the new one. It is never lowered:
+    // that would take away swap the workload was given.
+    const auto memswFile = memoryDirectory / "memory.memsw.limit_in_bytes";
+    if (const auto memsw = readFileIfExists(memswFile);
+        memsw && parseMemoryLimit(*memsw, memswFile) < bytes)
+        writeFile(memswFile, formatMemoryLimit(bytes));
+    writeFile(memoryDirectory / "memory.limit_in_bytes", formatMemoryLimit(bytes));
+}
+
+uint64_t CgroupfsV1Backend::memoryUsage(const std::string& cgroup) const
+{
+    const auto file = directory("memory", cgroup) / "memory.usage_in_bytes";
+    return parseUnsigned(readFile(file), file);
+}
+
+void CgroupfsV1Backend::reclaim(const std::string&, uint64_t) {}
+
+core::CpuSet CgroupfsV1Backend::parentCpus(const std::string& cgroup) const
+{
+    // cpuset.effective_cpus is missing on old kernels; there the configured
+    // list is what the parent offers.
+    const auto parent = resolveParentDirectory(root_ / "cpuset", cgroup);
+    auto file = parent / "cpuset.effective_cpus";
+    auto text = readFileIfExists(file);
+    if (!text) {
+        file = parent / "cpuset.cpus";
+        text = readFile(file);
+    }
+    return parseCpus(*text, file);
+}
+
+}  // namespace resized::cgroup

@@ -1,0 +1,106 @@
+#include "cgroup/cgroupfs_v2.h"
+
+#include <cerrno>
+
+#include "cgroup/cgroup_files.h"
+#include "cgroup/cgroup_values.h"
+#include "core/resources.h"
+
+namespace resized::cgroup {
+
+namespace {
+
+// cpu.max: "max 100000" or "<quota> <period>".
+uint64_t parseCpuMax(std::string_view text, const std::filesystem::path& source)
+{
+    const auto space = text.find(' ');
+    if (space == std::string_view::npos)
+        throw CgroupError(source.string() + ": expected \"<quota> <period>\", read \""
+                          + std::string(text) + '"');
+    const uint64_t quota = parseLimit(text.substr(0, space), source);
+    const uint64_t period = parseUnsigned(text.substr(space + 1), source);
+    if (quota == core::kUnlimited)
+        return core::kUnlimited;
+    return millisForBandwidth({quota, period}, source);
+}
+
+std::string formatCpuMax(uint64_t millis)
+{
+    if (millis == core::kUnlimited)
+        return "max " + std::to_string(kDefaultCpuPeriodUs);
+    const auto bandwidth = bandwidthForMillis(millis);
+    return std::to_string(bandwidth.quotaUs) + ' ' + std::to_string(bandwidth.periodUs);
+}
+
+}  // namespace
+
+CgroupfsV2Backend::CgroupfsV2Backend(std::filesystem::path root) : root_(std::move(root)) {}
+
+std::filesystem::path CgroupfsV2Backend::directory(const std::string& cgroup) const
+{
+    return resolveCgroupDirectory(root_, cgroup);
+}
+
+core::Resources CgroupfsV2Backend::read(const std::string& cgroup) const
+{
+    const auto dir = directory(cgroup);
+    requireCgroupDirectory(dir);
+    core::Resources limits;
+    if (const auto text = readFileIfExists(dir / "cpu.max"))
+        limits.cpuMillis = parseCpuMax(*text, dir / "cpu.max");
+    if (const auto text = readFileIfExists(dir / "memory.max"))
+        limits.memoryMax = parseLimit(*text, dir / "memory.max");
+    if (const auto text = readFileIfExists(dir / "memory.high"))
+        limits.memoryHigh = parseLimit(*text, dir / "memory.high");
+    if (const auto text = readFileIfExists(dir / "cpu.weight"))
+        limits.cpuWeight = parseUnsigned(*text, dir / "cpu.weight");
+    if (const auto text = readFileIfExists(dir / "cpuset.cpus"))
+        limits.allowedCpus = allowedCpus(*text, parentCpus(cgroup), dir / "cpuset.cpus");
+    return limits;
+}
+
+void CgroupfsV2Backend::write(const std::string& cgroup, const core::Resources& limits)
+{
+    const auto dir = directory(cgroup);
+    if (limits.cpuMillis)
+        writeFile(dir / "cpu.max", formatCpuMax(*limits.cpuMillis));
+    if (limits.memoryMax)
+        writeFile(dir / "memory.max", formatLimit(*limits.memoryMax));
+    if (limits.memoryHigh)
+        writeFile(dir / "memory.high", formatLimit(*limits.memoryHigh));
+    if (limits.cpuWeight)
+        writeFile(dir / "cpu.weight", std::to_string(*limits.cpuWeight));
+    // An empty cpuset.cpus inherits the parent's CPUs. The newline makes the
+    // write non-empty: a write of zero bytes never reaches the kernel's parser.
+    if (limits.allowedCpus)
+        writeFile(dir / "cpuset.cpus", *limits.allowedCpus + '\n');
+}
+
+uint64_t CgroupfsV2Backend::memoryUsage(const std::string& cgroup) const
+{
+    const auto file = directory(cgroup) / "memory.current";
+    return parseUnsigned(readFile(file), file);
+}
+
+void CgroupfsV2Backend::reclaim(const std::string& cgroup, uint64_t bytes)
+{
+    if (bytes == 0)
+        return;
+    try {
+        writeFile(directory(cgroup) / "memory.reclaim", std::to_string(bytes));
+    } catch (const CgroupError& error) {
+        // Reclaim only speeds up the wait for usage to fall: kernels before
+        // 5.19 have no memory.reclaim (ENOENT), and the kernel answers EAGAIN
+        // when it could not reclaim all that was asked.
+        if (error.error() != ENOENT && error.error() != EINVAL && error.error() != EAGAIN)
+            throw;
+    }
+}
+
+core::CpuSet CgroupfsV2Backend::parentCpus(const std::string& cgroup) const
+{
+    const auto file = resolveParentDirectory(root_, cgroup) / "cpuset.cpus.effective";
+    return parseCpus(readFile(file), file);
+}
+
+}  // namespace resized::cgroup

@@ -15,6 +15,15 @@ namespace resized::cgroup {
 class CgroupError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
+    CgroupError(const std::string& what, int error) : std::runtime_error(what), error_(error) {}
+
+    // The errno of the failed call, 0 when it was not a system call that failed
+    // (a malformed value, a path refused). The applier tells a kernel that
+    // cannot reclaim (EBUSY) from other failures by it.
+    int error() const noexcept { return error_; }
+
+private:
+    int error_ = 0;
 };
 
 // Reads and writes the limits of one cgroup. A cgroup is named by its path
@@ -45,5 +54,15 @@ public:
     // The CPUs the parent cgroup lets its children use.
     virtual core::CpuSet parentCpus(const std::string& cgroup) const = 0;
 };
+
+// `limits` as the backend would read them back: a cpuset equal to the
+// parent's reads as "" (unrestricted). Compare wanted values through this.
+inline core::Resources asBackendReads(const LimitsBackend& backend, const std::string& cgroup,
+                                      core::Resources limits)
+{
+    if (limits.allowedCpus && core::parseCpuSet(*limits.allowedCpus) == backend.parentCpus(cgroup))
+        limits.allowedCpus = "";
+    return limits;
+}
 
 }  // namespace resized::cgroup

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace resized::cgroup {
+
+// The whole content of a small file (cgroup files fit in a page).
+std::string readFile(const std::filesystem::path& path);
+
+// As readFile, but nullopt when the file does not exist: a controller that
+// is not enabled for a cgroup has no files there.
+std::optional<std::string> readFileIfExists(const std::filesystem::path& path);
+
+// Writes `content` with a single write(2): the kernel parses each write to a
+// cgroup file as one value, so a split write would set a wrong one.
+void writeFile(const std::filesystem::path& path, std::string_view content);
+
+// The directory of `cgroup` (as the runtime reports it, "/a/b") under
+// `root`. Throws CgroupError for a path that holds "..", a NUL, or that leaves
+// `root` lexically or through a symlink.
+std::filesystem::path resolveCgroupDirectory(const std::filesystem::path& root,
+                                             std::string_view cgroup);
+
+// Throws CgroupError (ENOENT) unless `directory` exists: a missing cgroup
+// must not read as one whose controllers are all disabled.
+void requireCgroupDirectory(const std::filesystem::path& directory);
+
+// The directory of the parent of `cgroup`; the root is its own parent.
+std::filesystem::path resolveParentDirectory(const std::filesystem::path& root,
+                                             std::string_view cgroup);
+
+}  // namespace resized::cgroup

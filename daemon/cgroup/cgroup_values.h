@@ -1,0 +1,42 @@
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+
+#include "core/cpuset.h"
+
+// Conversions between cgroup file contents and the values of core::Resources
+// that cgroup v1 and v2 share.
+namespace resized::cgroup {
+
+// A file holding one unsigned decimal number ("123\n"); throws CgroupError
+// naming `source` otherwise.
+uint64_t parseUnsigned(std::string_view text, const std::filesystem::path& source);
+
+// "max" (v2's "no limit") as kUnlimited, otherwise parseUnsigned.
+uint64_t parseLimit(std::string_view text, const std::filesystem::path& source);
+std::string formatLimit(uint64_t value);
+
+core::CpuSet parseCpus(std::string_view text, const std::filesystem::path& source);
+
+// What a cgroup's cpuset file means for AllowedCpus: the empty string when it
+// is empty (v2: inherit) or names exactly the CPUs the parent offers,
+// otherwise the canonical list.
+std::string allowedCpus(std::string_view text, const core::CpuSet& parentCpus,
+                        const std::filesystem::path& source);
+
+// CFS bandwidth, as both v1 and v2 express a CPU limit.
+struct CpuBandwidth {
+    uint64_t quotaUs;
+    uint64_t periodUs;
+};
+
+inline constexpr uint64_t kDefaultCpuPeriodUs = 100'000;
+
+CpuBandwidth bandwidthForMillis(uint64_t millis);
+// Rounded to the nearest millicore.
+uint64_t millisForBandwidth(const CpuBandwidth& bandwidth, const std::filesystem::path& source);
+
+}  // namespace resized::cgroup

@@ -1,0 +1,36 @@
+#pragma once
+
+#include <filesystem>
+
+#include "cgroup/limits_backend.h"
+
+namespace resized::cgroup {
+
+// Limits in the legacy hierarchies mounted at <root>/cpu, <root>/memory and
+// <root>/cpuset, expressed in v2 terms: a CPU weight becomes cpu.shares and
+// memory.high becomes the soft limit.
+class CgroupfsV1Backend final : public LimitsBackend {
+public:
+    explicit CgroupfsV1Backend(std::filesystem::path root);
+
+    std::string_view driverName() const override { return "cgroupfs-v1"; }
+    core::Resources read(const std::string& cgroup) const override;
+    void write(const std::string& cgroup, const core::Resources& limits) override;
+    uint64_t memoryUsage(const std::string& cgroup) const override;
+    // v1 has no way to ask for reclaim (memory.force_empty drops everything).
+    void reclaim(const std::string& cgroup, uint64_t bytes) override;
+    core::CpuSet parentCpus(const std::string& cgroup) const override;
+
+private:
+    std::filesystem::path directory(std::string_view controller, const std::string& cgroup) const;
+    void writeCpuMillis(const std::filesystem::path& cpuDirectory, uint64_t millis);
+    void writeMemoryMax(const std::filesystem::path& memoryDirectory, uint64_t bytes);
+
+    std::filesystem::path root_;
+};
+
+// systemd's mapping between cgroup v2 weights and v1 shares (100 ↔ 1024).
+uint64_t sharesForWeight(uint64_t weight);
+uint64_t weightForShares(uint64_t shares);
+
+}  // namespace resized::cgroup

@@ -1,0 +1,28 @@
+#pragma once
+
+#include <filesystem>
+
+#include "cgroup/limits_backend.h"
+
+namespace resized::cgroup {
+
+// Limits in the files of the unified hierarchy: cpu.max, memory.max,
+// memory.high, cpu.weight, cpuset.cpus.
+class CgroupfsV2Backend final : public LimitsBackend {
+public:
+    explicit CgroupfsV2Backend(std::filesystem::path root);
+
+    std::string_view driverName() const override { return "cgroupfs-v2"; }
+    core::Resources read(const std::string& cgroup) const override;
+    void write(const std::string& cgroup, const core::Resources& limits) override;
+    uint64_t memoryUsage(const std::string& cgroup) const override;
+    void reclaim(const std::string& cgroup, uint64_t bytes) override;
+    core::CpuSet parentCpus(const std::string& cgroup) const override;
+
+private:
+    std::filesystem::path directory(const std::string& cgroup) const;
+
+    std::filesystem::path root_;
+};
+
+}  // namespace resized::cgroup

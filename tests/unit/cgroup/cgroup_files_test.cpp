@@ -1,0 +1,116 @@
+#include "cgroup/cgroup_files.h"
+
+#include <gtest/gtest.h>
+
+#include <cerrno>
+
+#include "cgroup/limits_backend.h"
+#include "temp_directory.h"
+
+namespace resized::cgroup {
+namespace {
+
+using test::readText;
+using test::TempDirectory;
+using test::writeText;
+
+TEST(CgroupFiles, ReadsAndWritesWholeFiles)
+{
+    TempDirectory dir;
+    writeText(dir.path() / "cpu.weight", "100\n");
+    EXPECT_EQ(readFile(dir.path() / "cpu.weight"), "100\n");
+
+    writeFile(dir.path() / "cpu.weight", "7");
+    EXPECT_EQ(readText(dir.path() / "cpu.weight"), "7");
+}
+
+TEST(CgroupFiles, ReadsFilesLargerThanOneRead)
+{
+    TempDirectory dir;
+    const std::string big(10000, 'x');
+    writeText(dir.path() / "big", big);
+    EXPECT_EQ(readFile(dir.path() / "big"), big);
+}
+
+TEST(CgroupFiles, ErrorsNameThePathAndTheReason)
+{
+    TempDirectory dir;
+    const auto missing = dir.path() / "memory.max";
+    try {
+        readFile(missing);
+        FAIL() << "read a missing file";
+    } catch (const CgroupError& error) {
+        EXPECT_EQ(error.error(), ENOENT);
+        EXPECT_NE(std::string(error.what()).find(missing.string()), std::string::npos) << error.what();
+        EXPECT_NE(std::string(error.what()).find("No such file"), std::string::npos) << error.what();
+    }
+    EXPECT_THROW(writeFile(missing, "1"), CgroupError);
+    EXPECT_FALSE(std::filesystem::exists(missing)) << "writing must not create cgroup files";
+    EXPECT_EQ(readFileIfExists(missing), std::nullopt);
+}
+
+TEST(ResolveCgroupDirectory, JoinsRootAndRuntimePath)
+{
+    TempDirectory dir;
+    std::filesystem::create_directories(dir.path() / "libpod_parent" / "libpod-abc");
+    const auto expected = std::filesystem::canonical(dir.path() / "libpod_parent" / "libpod-abc");
+    EXPECT_EQ(resolveCgroupDirectory(dir.path(), "/libpod_parent/libpod-abc"), expected);
+    EXPECT_EQ(resolveCgroupDirectory(dir.path(), "libpod_parent/libpod-abc/"), expected);
+    EXPECT_EQ(resolveCgroupDirectory(dir.path(), "/libpod_parent/./libpod-abc"), expected);
+    EXPECT_EQ(resolveCgroupDirectory(dir.path(), "/"), std::filesystem::canonical(dir.path()));
+    EXPECT_EQ(resolveCgroupDirectory(dir.path(), "/not-yet/there"),
+              std::filesystem::canonical(dir.path()) / "not-yet" / "there");
+}
+
+TEST(ResolveCgroupDirectory, RefusesDotDot)
+{
+    TempDirectory dir;
+    std::filesystem::create_directories(dir.path() / "a" / "b");
+    for (const char* path : {"/..", "/../etc", "/a/../..", "/a/b/../../../x", "a/..", ".."})
+        EXPECT_THROW(resolveCgroupDirectory(dir.path(), path), CgroupError) << path;
+}
+
+TEST(ResolveCgroupDirectory, RefusesNul)
+{
+    TempDirectory dir;
+    using namespace std::string_view_literals;
+    EXPECT_THROW(resolveCgroupDirectory(dir.path(), "/a\0/../../etc"sv), CgroupError);
+}
+
+TEST(ResolveCgroupDirectory, RefusesSymlinkOutOfTheRoot)
+{
+    TempDirectory dir;
+    TempDirectory outside;
+    std::filesystem::create_directories(dir.path() / "root" / "inside");
+    std::filesystem::create_directory_symlink(outside.path(), dir.path() / "root" / "escape");
+    std::filesystem::create_directory_symlink(dir.path() / "root" / "inside",
+                                              dir.path() / "root" / "alias");
+    const auto root = dir.path() / "root";
+
+    EXPECT_THROW(resolveCgroupDirectory(root, "/escape"), CgroupError);
+    EXPECT_THROW(resolveCgroupDirectory(root, "/escape/child"), CgroupError);
+    EXPECT_EQ(resolveCgroupDirectory(root, "/alias"), std::filesystem::canonical(root / "inside"));
+}
+
+TEST(ResolveCgroupDirectory, FollowsARootThatIsASymlink)
+{
+    // Some distributions mount cpu,cpuacct and link cpu to it.
+    TempDirectory dir;
+    std::filesystem::create_directories(dir.path() / "cpu,cpuacct" / "workload");
+    std::filesystem::create_directory_symlink(dir.path() / "cpu,cpuacct", dir.path() / "cpu");
+    EXPECT_EQ(resolveCgroupDirectory(dir.path() / "cpu", "/workload"),
+              std::filesystem::canonical(dir.path() / "cpu,cpuacct" / "workload"));
+}
+
+TEST(ResolveParentDirectory, IsTheRootForTheRoot)
+{
+    TempDirectory dir;
+    std::filesystem::create_directories(dir.path() / "a" / "b");
+    const auto root = std::filesystem::canonical(dir.path());
+    EXPECT_EQ(resolveParentDirectory(dir.path(), "/a/b"), root / "a");
+    EXPECT_EQ(resolveParentDirectory(dir.path(), "/a"), root);
+    EXPECT_EQ(resolveParentDirectory(dir.path(), "/"), root);
+}
+
+}  // namespace
+}  // namespace resized::cgroup

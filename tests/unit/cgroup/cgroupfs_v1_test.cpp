@@ -1,0 +1,179 @@
+#include "cgroup/cgroupfs_v1.h"
+
+#include <gtest/gtest.h>
+
+#include "child_process.h"
+#include "v1_test_cgroup.h"
+
+// The v1 backend against real cgroup v1 hierarchies of this host.
+namespace resized::cgroup {
+namespace {
+
+using core::kUnlimited;
+using test::kCgroupRoot;
+using test::V1TestCgroup;
+
+constexpr uint64_t kMi = 1 << 20;
+
+class CgroupfsV1 : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        if (const auto reason = test::missingCgroupV1(); !reason.empty())
+            GTEST_SKIP() << reason;
+        cgroup_.emplace();
+    }
+
+    const V1TestCgroup& cgroup() const { return *cgroup_; }
+    const std::string& child() const { return cgroup_->child(); }
+
+    std::optional<V1TestCgroup> cgroup_;
+    CgroupfsV1Backend backend_{kCgroupRoot};
+};
+
+TEST_F(CgroupfsV1, ReadsANewCgroupAsUnlimited)
+{
+    EXPECT_EQ(backend_.driverName(), "cgroupfs-v1");
+    const core::Resources expected{.cpuMillis = kUnlimited,
+                                   .memoryMax = kUnlimited,
+                                   .memoryHigh = kUnlimited,
+                                   .cpuWeight = 100,
+                                   .allowedCpus = ""};
+    EXPECT_EQ(backend_.read(child()), expected);
+}
+
+TEST_F(CgroupfsV1, CpuMillis)
+{
+    backend_.write(child(), {.cpuMillis = 1500});
+    EXPECT_EQ(cgroup().read("cpu", "cpu.cfs_quota_us"), "150000");
+    EXPECT_EQ(cgroup().read("cpu", "cpu.cfs_period_us"), "100000");
+    EXPECT_EQ(backend_.read(child()).cpuMillis, 1500u);
+
+    backend_.write(child(), {.cpuMillis = 5});
+    EXPECT_EQ(cgroup().read("cpu", "cpu.cfs_quota_us"), "5000");
+    EXPECT_EQ(cgroup().read("cpu", "cpu.cfs_period_us"), "1000000");
+    EXPECT_EQ(backend_.read(child()).cpuMillis, 5u);
+
+    backend_.write(child(), {.cpuMillis = 250});
+    EXPECT_EQ(cgroup().read("cpu", "cpu.cfs_quota_us"), "25000");
+    EXPECT_EQ(cgroup().read("cpu", "cpu.cfs_period_us"), "100000");
+    EXPECT_EQ(backend_.read(child()).cpuMillis, 250u);
+
+    backend_.write(child(), {.cpuMillis = kUnlimited});
+    EXPECT_EQ(cgroup().read("cpu", "cpu.cfs_quota_us"), "-1");
+    EXPECT_EQ(backend_.read(child()).cpuMillis, kUnlimited);
+}
+
+TEST_F(CgroupfsV1, CpuMillisRoundsToTheNearestMillicore)
+{
+    cgroup().write("cpu", "cpu.cfs_quota_us", "33333");
+    EXPECT_EQ(backend_.read(child()).cpuMillis, 333u);
+    cgroup().write("cpu", "cpu.cfs_quota_us", "66667");
+    EXPECT_EQ(backend_.read(child()).cpuMillis, 667u);
+}
+
+TEST_F(CgroupfsV1, MemoryMax)
+{
+    backend_.write(child(), {.memoryMax = 64 * kMi});
+    EXPECT_EQ(cgroup().read("memory", "memory.limit_in_bytes"), std::to_string(64 * kMi));
+    EXPECT_EQ(backend_.read(child()).memoryMax, 64 * kMi);
+
+    backend_.write(child(), {.memoryMax = kUnlimited});
+    EXPECT_GE(std::stoull(cgroup().read("memory", "memory.limit_in_bytes")), 1ull << 62);
+    EXPECT_EQ(backend_.read(child()).memoryMax, kUnlimited);
+}
+
+TEST_F(CgroupfsV1, RaisingMemoryRaisesMemoryPlusSwapFirst)
+{
+    if (!std::filesystem::exists(cgroup().file("memory", "memory.memsw.limit_in_bytes")))
+        GTEST_SKIP() << "no swap accounting (memory.memsw.*) on this kernel";
+    cgroup().write("memory", "memory.limit_in_bytes", std::to_string(64 * kMi));
+    cgroup().write("memory", "memory.memsw.limit_in_bytes", std::to_string(64 * kMi));
+
+    backend_.write(child(), {.memoryMax = 128 * kMi});
+    EXPECT_EQ(cgroup().read("memory", "memory.limit_in_bytes"), std::to_string(128 * kMi));
+    EXPECT_EQ(cgroup().read("memory", "memory.memsw.limit_in_bytes"), std::to_string(128 * kMi));
+
+    backend_.write(child(), {.memoryMax = 32 * kMi});
+    EXPECT_EQ(cgroup().read("memory", "memory.limit_in_bytes"), std::to_string(32 * kMi));
+    EXPECT_EQ(cgroup().read("memory", "memory.memsw.limit_in_bytes"), std::to_string(128 * kMi));
+
+    backend_.write(child(), {.memoryMax = kUnlimited});
+    EXPECT_EQ(backend_.read(child()).memoryMax, kUnlimited);
+    EXPECT_GE(std::stoull(cgroup().read("memory", "memory.memsw.limit_in_bytes")), 1ull << 62);
+}
+
+TEST_F(CgroupfsV1, MemoryHighIsTheSoftLimit)
+{
+    backend_.write(child(), {.memoryHigh = 48 * kMi});
+    EXPECT_EQ(cgroup().read("memory", "memory.soft_limit_in_bytes"), std::to_string(48 * kMi));
+    EXPECT_EQ(backend_.read(child()).memoryHigh, 48 * kMi);
+
+    backend_.write(child(), {.memoryHigh = kUnlimited});
+    EXPECT_EQ(backend_.read(child()).memoryHigh, kUnlimited);
+}
+
+TEST_F(CgroupfsV1, CpuWeightIsShares)
+{
+    const std::pair<uint64_t, const char*> cases[] = {
+        {100, "1024"}, {200, "2048"}, {1, "10"}, {10000, "102400"}, {7, "71"}};
+    for (const auto& [weight, shares] : cases) {
+        backend_.write(child(), {.cpuWeight = weight});
+        EXPECT_EQ(cgroup().read("cpu", "cpu.shares"), shares);
+        EXPECT_EQ(backend_.read(child()).cpuWeight, weight);
+    }
+}
+
+TEST(SharesMapping, FollowsSystemd)
+{
+    EXPECT_EQ(sharesForWeight(100), 1024u);
+    EXPECT_EQ(sharesForWeight(1), 10u);
+    EXPECT_EQ(sharesForWeight(10000), 102400u);
+    EXPECT_EQ(weightForShares(1024), 100u);
+    EXPECT_EQ(weightForShares(2), 1u) << "clamped to the smallest weight";
+    EXPECT_EQ(weightForShares(262144), 10000u) << "clamped to the largest weight";
+    EXPECT_EQ(weightForShares(1536), 150u);
+    for (uint64_t weight = 1; weight <= 10000; ++weight)
+        ASSERT_EQ(weightForShares(sharesForWeight(weight)), weight);
+}
+
+TEST_F(CgroupfsV1, AllowedCpus)
+{
+    backend_.write(child(), {.allowedCpus = "1"});
+    EXPECT_EQ(cgroup().read("cpuset", "cpuset.cpus"), "1");
+    EXPECT_EQ(backend_.read(child()).allowedCpus, "1");
+
+    // A v1 cpuset is never empty: "all" is all the parent offers.
+    backend_.write(child(), {.allowedCpus = ""});
+    const auto rootCpus = cgroup().read("cpuset", "cpuset.cpus");
+    EXPECT_EQ(core::parseCpuSet(rootCpus), backend_.parentCpus(child()));
+    EXPECT_EQ(backend_.read(child()).allowedCpus, "");
+}
+
+TEST_F(CgroupfsV1, TheKernelRefusesCpusOutsideTheParent)
+{
+    cgroup_.reset();
+    cgroup_.emplace("0");
+    EXPECT_EQ(backend_.parentCpus(child()), (core::CpuSet{0}));
+    EXPECT_EQ(backend_.read(child()).allowedCpus, "");
+    EXPECT_THROW(backend_.write(child(), {.allowedCpus = "1"}), CgroupError);
+    EXPECT_EQ(cgroup().read("cpuset", "cpuset.cpus"), "0");
+}
+
+TEST_F(CgroupfsV1, MemoryUsageCountsWhatTheCgroupHolds)
+{
+    const uint64_t before = backend_.memoryUsage(child());
+    test::MemoryHolder holder(test::MemoryKind::Anonymous, 32 * kMi,
+                              [&](pid_t pid) { cgroup().join(pid); });
+    EXPECT_GE(backend_.memoryUsage(child()), before + 32 * kMi);
+    EXPECT_NO_THROW(backend_.reclaim(child(), 16 * kMi)) << "reclaim is a no-op on v1";
+}
+
+TEST_F(CgroupfsV1, RefusesPathsOutOfTheRoot)
+{
+    EXPECT_THROW(backend_.read(cgroup().parent() + "/../.."), CgroupError);
+    EXPECT_THROW(backend_.write("/../../etc", {.cpuWeight = 5}), CgroupError);
+}
+
+}  // namespace
+}  // namespace resized::cgroup
