@@ -1,0 +1,65 @@
+#pragma once
+
+// Pure parsers of the libpod REST API's answers (Podman 4.x, API v4.0.0).
+// No I/O, so they are unit-tested on replies captured from a real Podman.
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <sys/types.h>
+#include <vector>
+
+#include "runtime/container.h"
+#include "runtime/container_event.h"
+
+namespace resized::runtime {
+
+// The body is not JSON, is truncated, or lacks a field or has a field of the
+// wrong type.
+class MalformedReply : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// GET /libpod/containers/{nameOrId}/json. The pod name is not part of it
+// (only the pod's ID is): podName stays empty.
+Container parseInspect(std::string_view body);
+
+// One entry of GET /libpod/containers/json?all=true. The list carries no
+// cgroup path and no limits.
+struct ListEntry {
+    std::string id;
+    std::string name;
+    std::string podId;
+    std::string podName;
+    bool running = false;
+    pid_t pid = 0;
+
+    bool operator==(const ListEntry&) const = default;
+};
+std::vector<ListEntry> parseList(std::string_view body);
+
+// GET /libpod/pods/{nameOrId}/json → the pod's name.
+std::string parsePodName(std::string_view body);
+
+// The body libpod sends with every 4xx/5xx answer:
+// {"cause": "...", "message": "...", "response": 404}.
+struct ApiError {
+    std::string cause;
+    std::string message;
+};
+// Never throws: a body that is not such an object becomes the message itself.
+ApiError parseApiError(std::string_view body);
+// Podman answers an ambiguous short ID with 404 and the cause of
+// "container already exists" ("more than one result for container ID ...").
+bool isAmbiguousId(const ApiError& error);
+
+// One line of GET /libpod/events?stream=true.
+ContainerEvent parseEvent(std::string_view line);
+
+// systemd's mapping of cgroup v1 cpu.shares to cgroup v2 cpu.weight
+// (1024 → 100), clamped to the weight range; 0 shares means "not set".
+uint64_t cpuSharesToWeight(uint64_t shares);
+
+}  // namespace resized::runtime
