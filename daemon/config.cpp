@@ -1,0 +1,137 @@
+#include "config.h"
+
+#include <ini.h>
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+#include <map>
+#include <vector>
+
+#include "core/quantity.h"
+
+namespace resized {
+namespace {
+
+using Setter = std::function<bool(service::Settings&, std::string_view)>;
+
+template <typename T>
+bool parseNumber(std::string_view text, T& value)
+{
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return error == std::errc() && end == text.data() + text.size();
+}
+
+// "30", "30s", "500ms", "2min" as systemd writes time spans (a subset).
+template <typename Duration>
+bool parseDuration(std::string_view text, Duration& value)
+{
+    uint64_t number = 0;
+    std::chrono::microseconds unit = std::chrono::seconds(1);
+    for (auto [suffix, length] : std::initializer_list<std::pair<std::string_view, std::chrono::microseconds>>{
+             {"ms", std::chrono::milliseconds(1)},
+             {"min", std::chrono::minutes(1)},
+             {"s", std::chrono::seconds(1)}}) {
+        if (text.ends_with(suffix)) {
+            text.remove_suffix(suffix.size());
+            unit = length;
+            break;
+        }
+    }
+    if (!parseNumber(text, number))
+        return false;
+    value = std::chrono::duration_cast<Duration>(unit * static_cast<int64_t>(number));
+    return true;
+}
+
+const std::map<std::string, Setter>& setters()
+{
+    static const std::map<std::string, Setter> table{
+        {"Paths.StateDirectory", [](auto& s, auto v) { s.stateDir = v; return !v.empty(); }},
+        {"Paths.PodmanSocket", [](auto& s, auto v) { s.podmanSocket = v; return !v.empty(); }},
+        {"Paths.CgroupRoot", [](auto& s, auto v) { s.cgroupRoot = v; return !v.empty(); }},
+        {"Node.ReservedCPU", [](auto& s, auto v) {
+             auto millis = core::parseCpuMillis(v);
+             return millis && *millis != core::kUnlimited && (s.systemReserve.cpuMillis = *millis, true);
+         }},
+        {"Node.ReservedMemory", [](auto& s, auto v) {
+             auto bytes = core::parseBytes(v);
+             return bytes && *bytes != core::kUnlimited && (s.systemReserve.memory = *bytes, true);
+         }},
+        {"Sync.IntervalSec", [](auto& s, auto v) {
+             return parseDuration(v, s.syncInterval) && s.syncInterval.count() > 0;
+         }},
+        {"Sync.RetryAttempts", [](auto& s, auto v) { return parseNumber(v, s.retryAttempts); }},
+        {"Sync.RetryIntervalSec", [](auto& s, auto v) { return parseDuration(v, s.retryInterval); }},
+        {"Update.ReclaimTimeoutSec", [](auto& s, auto v) { return parseDuration(v, s.defaultReclaimTimeout); }},
+        {"Update.HistoryLimit", [](auto& s, auto v) { return parseNumber(v, s.historyLimit) && s.historyLimit > 0; }},
+        {"Authorization.Group", [](auto& s, auto v) { s.adminGroup = v; return !v.empty(); }},
+        {"Cgroup.Driver", [](auto& s, auto v) {
+             if (v == "auto")
+                 s.cgroupDriver = service::CgroupDriverChoice::Auto;
+             else if (v == "systemd")
+                 s.cgroupDriver = service::CgroupDriverChoice::Systemd;
+             else if (v == "cgroupfs")
+                 s.cgroupDriver = service::CgroupDriverChoice::Cgroupfs;
+             else
+                 return false;
+             return true;
+         }},
+    };
+    return table;
+}
+
+struct ParseState {
+    service::Settings settings;
+    std::string error;
+};
+
+int onEntry(void* user, const char* section, const char* key, const char* value)
+{
+    auto* state = static_cast<ParseState*>(user);
+    const std::string name = std::string(section) + "." + key;
+    auto setter = setters().find(name);
+    if (setter == setters().end()) {
+        state->error = "unknown setting [" + std::string(section) + "] " + key;
+        return 0;
+    }
+    if (!setter->second(state->settings, value)) {
+        state->error = "bad value \"" + std::string(value) + "\" for [" + std::string(section) + "] " + key;
+        return 0;
+    }
+    return 1;
+}
+
+void loadFile(const std::filesystem::path& file, ParseState& state)
+{
+    const int line = ini_parse(file.c_str(), &onEntry, &state);
+    if (line < 0)
+        throw ConfigError(file.string() + ": cannot be read");
+    if (line > 0)
+        throw ConfigError(file.string() + ":" + std::to_string(line) + ": " +
+                          (state.error.empty() ? std::string("syntax error") : state.error));
+}
+
+}  // namespace
+
+service::Settings loadConfig(const std::filesystem::path& file, service::Settings settings)
+{
+    ParseState state{std::move(settings), {}};
+    std::error_code error;
+    if (std::filesystem::exists(file, error))
+        loadFile(file, state);
+
+    std::filesystem::path dropInDir = file;
+    dropInDir += ".d";
+    std::vector<std::filesystem::path> dropIns;
+    if (std::filesystem::is_directory(dropInDir, error))
+        for (const auto& entry : std::filesystem::directory_iterator(dropInDir))
+            if (entry.path().extension() == ".conf")
+                dropIns.push_back(entry.path());
+    std::sort(dropIns.begin(), dropIns.end());
+    for (const auto& dropIn : dropIns)
+        loadFile(dropIn, state);
+    return state.settings;
+}
+
+}  // namespace resized

@@ -1,0 +1,86 @@
+// resized: changes the CPU and memory limits of running containers in place,
+// and keeps them. See design.md for the parts and docs/dbus-api.md for the API.
+
+#include <signal.h>
+#include <systemd/sd-daemon.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include <sdbus-c++/sdbus-c++.h>
+#include <spdlog/spdlog.h>
+
+#include "bus/bus_event_source.h"
+#include "bus/manager_object.h"
+#include "cgroup/detect.h"
+#include "config.h"
+#include "logging.h"
+#include "options.h"
+#include "runtime/podman_client.h"
+#include "service/event_loop.h"
+#include "service/node.h"
+#include "service/resource_manager.h"
+#include "store/state_store.h"
+
+namespace {
+
+constexpr const char* kBusName = "io.resized1";
+
+resized::service::Settings settingsFrom(const resized::CommandLine& commandLine)
+{
+    auto settings = resized::loadConfig(commandLine.configFile, {});
+    if (commandLine.stateDir)
+        settings.stateDir = *commandLine.stateDir;
+    if (commandLine.podmanSocket)
+        settings.podmanSocket = *commandLine.podmanSocket;
+    if (commandLine.cgroupRoot)
+        settings.cgroupRoot = *commandLine.cgroupRoot;
+    return settings;
+}
+
+int run(const resized::CommandLine& commandLine)
+{
+    using namespace resized;
+    const service::Settings settings = settingsFrom(commandLine);
+    std::filesystem::create_directories(settings.stateDir);
+    store::StateStore store(settings.stateDir / "state.db", settings.historyLimit);
+
+    service::EventLoop loop;
+    const service::NodeInfo node = service::readNodeInfo(settings.cgroupRoot);
+    auto backend = cgroup::makeCgroupfsBackend(settings.cgroupRoot);
+    runtime::PodmanClient podman(settings.podmanSocket);
+    service::ResourceManager manager(loop, settings, node, store, podman, *backend);
+    manager.start();
+
+    auto connection = sdbus::createSystemBusConnection();
+    bus::ManagerObject managerObject(*connection, loop, manager, settings.adminGroup);
+    managerObject.publishWorkloads();
+    bus::BusEventSource busSource(*connection, loop);
+    connection->requestName(kBusName);
+
+    loop.onSignal(SIGTERM, [&loop] { loop.exit(EXIT_SUCCESS); });
+    loop.onSignal(SIGINT, [&loop] { loop.exit(EXIT_SUCCESS); });
+    loop.enableWatchdog();
+    const auto budget = manager.budget();
+    spdlog::info("serving {} (cgroup {}, {} CPU millis and {} bytes allocatable)", kBusName,
+                 node.cgroupVersion, budget.capacity.cpuMillis, budget.capacity.memory);
+    sd_notifyf(0, "READY=1\nSTATUS=Serving %s", kBusName);
+    const int status = loop.run();
+    sd_notify(0, "STOPPING=1");
+    return status;
+}
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    const auto commandLine = resized::parseCommandLine(argc, argv);
+    resized::setUpLogging(commandLine.logLevel);
+    try {
+        return run(commandLine);
+    } catch (const std::exception& error) {
+        spdlog::critical("{}", error.what());
+        sd_notifyf(0, "STATUS=Failed: %s", error.what());
+        return EXIT_FAILURE;
+    }
+}

@@ -1,0 +1,202 @@
+#include "bus/manager_object.h"
+
+#include <spdlog/spdlog.h>
+
+#include "bus/authorization.h"
+#include "bus/errors_translation.h"
+#include "bus/object_path.h"
+#include "build_config.h"
+
+namespace resized::bus {
+
+sdbus::Error toDbusError(const service::ResizeError& error)
+{
+    return sdbus::Error(std::string(service::dbusErrorName(error.code())), error.what());
+}
+
+namespace {
+
+constexpr const char* kManagerInterface = io::resized1::Manager_adaptor::INTERFACE_NAME;
+
+}  // namespace
+
+ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
+                             service::ResourceManager& manager, std::string adminGroup)
+    : AdaptorInterfaces(connection, std::string(kManagerPath)),
+      loop_(loop),
+      manager_(manager),
+      adminGroup_(std::move(adminGroup)),
+      lastBudget_(manager_.budget())
+{
+    registerAdaptor();
+    manager_.setObserver(this);
+}
+
+ManagerObject::~ManagerObject()
+{
+    manager_.setObserver(nullptr);
+    // At shutdown the workload objects go quietly, before their object manager.
+    workloads_.clear();
+    retired_.clear();
+    unregisterAdaptor();
+}
+
+void ManagerObject::publishWorkloads()
+{
+    for (const auto& record : manager_.workloads())
+        workloadChanged(record);
+}
+
+const sdbus::Message& ManagerObject::currentCall() { return *getObject().getCurrentlyProcessedMessage(); }
+
+void ManagerObject::workloadChanged(const store::WorkloadRecord& record)
+{
+    auto existing = workloads_.find(record.name);
+    if (existing != workloads_.end()) {
+        existing->second->refresh(record);
+        return;
+    }
+    workloads_.emplace(record.name, std::make_unique<WorkloadObject>(getObject().getConnection(), *this, record));
+}
+
+void ManagerObject::workloadForgotten(const std::string& name)
+{
+    auto node = workloads_.extract(name);
+    if (node.empty())
+        return;
+    retired_.push_back(std::move(node.mapped()));
+    reaper_ = loop_.after(std::chrono::microseconds(0), [this] { retired_.clear(); });
+}
+
+void ManagerObject::budgetChanged()
+{
+    const core::NodeBudget budget = manager_.budget();
+    std::vector<std::string> changed;
+    if (budget.allocated.cpuMillis != lastBudget_.allocated.cpuMillis)
+        changed.emplace_back("CpuAllocatedMillis");
+    if (budget.allocated.memory != lastBudget_.allocated.memory)
+        changed.emplace_back("MemoryAllocated");
+    if (budget.reserved.cpuMillis != lastBudget_.reserved.cpuMillis)
+        changed.emplace_back("CpuReservedMillis");
+    if (budget.reserved.memory != lastBudget_.reserved.memory)
+        changed.emplace_back("MemoryReserved");
+    if (budget.available().cpuMillis != lastBudget_.available().cpuMillis)
+        changed.emplace_back("CpuAvailableMillis");
+    if (budget.available().memory != lastBudget_.available().memory)
+        changed.emplace_back("MemoryAvailable");
+    lastBudget_ = budget;
+    if (!changed.empty())
+        emitPropertiesChangedSignal(kManagerInterface, changed);
+}
+
+void ManagerObject::runtimeConnectionChanged(bool)
+{
+    emitPropertiesChangedSignal(kManagerInterface, {"RuntimeConnected"});
+}
+
+void ManagerObject::resourcesApplied(const std::string& name, const core::Resources& actual)
+{
+    emitResourcesApplied(name, encodeResources(actual));
+}
+
+void ManagerObject::driftDetected(const std::string& name, const core::Resources& desired,
+                                  const core::Resources& actual)
+{
+    emitDriftDetected(name, encodeResources(desired), encodeResources(actual));
+}
+
+void ManagerObject::updateFailed(const std::string& name, service::ErrorCode code, const std::string& message)
+{
+    emitUpdateFailed(name, std::string(service::dbusErrorName(code)), message);
+}
+
+void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dictionary>&& result,
+                                   const std::string& name, const Dictionary& resources,
+                                   const Dictionary& options)
+{
+    // sdbus::Result is move-only and std::function wants a copyable callable.
+    auto reply = std::make_shared<sdbus::Result<Dictionary>>(std::move(result));
+    try {
+        requireChangePermission(call, adminGroup_);
+        const uid_t caller = call.getCredsUid();
+        manager_.update(name, decodeResources(resources), decodeOptions(options), caller,
+                        [reply](service::UpdateResult outcome) {
+                            if (auto* record = std::get_if<store::WorkloadRecord>(&outcome))
+                                reply->returnResults(encodeStatus(*record));
+                            else
+                                reply->returnError(toDbusError(std::get<service::ResizeError>(outcome)));
+                        });
+    } catch (const service::ResizeError& error) {
+        reply->returnError(toDbusError(error));
+    } catch (const std::exception& error) {
+        spdlog::error("{}: update failed unexpectedly: {}", name, error.what());
+        reply->returnError(sdbus::Error(std::string(service::dbusErrorName(service::ErrorCode::ApplyFailed)),
+                                        error.what()));
+    }
+}
+
+void ManagerObject::reconcileWorkload(const sdbus::Message& call, const std::string& name)
+{
+    translatingErrors([&] {
+        requireChangePermission(call, adminGroup_);
+        manager_.reconcile(name);
+    });
+}
+
+void ManagerObject::forgetWorkload(const sdbus::Message& call, const std::string& name)
+{
+    translatingErrors([&] {
+        requireChangePermission(call, adminGroup_);
+        manager_.forget(name, call.getCredsUid());
+    });
+}
+
+void ManagerObject::UpdateResources(sdbus::Result<Dictionary>&& result, std::string workload,
+                                    Dictionary resources, Dictionary options)
+{
+    updateWorkload(currentCall(), std::move(result), workload, resources, options);
+}
+
+std::tuple<bool, std::string> ManagerObject::ValidateResourceUpdate(const std::string& workload,
+                                                                    const Dictionary& resources)
+{
+    return translatingErrors([&] {
+        auto [allowed, reason] = manager_.validate(workload, decodeResources(resources));
+        return std::tuple<bool, std::string>(allowed, reason);
+    });
+}
+
+Dictionary ManagerObject::GetResourceStatus(const std::string& workload)
+{
+    return translatingErrors([&] { return encodeStatus(manager_.status(workload)); });
+}
+
+std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> ManagerObject::ListWorkloads()
+{
+    return translatingErrors([&] {
+        std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> list;
+        for (const auto& record : manager_.workloads())
+            list.emplace_back(record.name, std::string(core::toString(record.syncState)),
+                              std::string(core::toString(record.updateState)),
+                              sdbus::ObjectPath(workloadPath(record.name)));
+        return list;
+    });
+}
+
+void ManagerObject::Reconcile(const std::string& workload) { reconcileWorkload(currentCall(), workload); }
+
+void ManagerObject::Forget(const std::string& workload) { forgetWorkload(currentCall(), workload); }
+
+std::string ManagerObject::Version() { return RESIZED_VERSION; }
+std::string ManagerObject::CgroupVersion() { return manager_.node().cgroupVersion; }
+bool ManagerObject::RuntimeConnected() { return manager_.runtimeConnected(); }
+uint64_t ManagerObject::CpuCapacityMillis() { return manager_.budget().capacity.cpuMillis; }
+uint64_t ManagerObject::MemoryCapacity() { return manager_.budget().capacity.memory; }
+uint64_t ManagerObject::CpuAllocatedMillis() { return manager_.budget().allocated.cpuMillis; }
+uint64_t ManagerObject::MemoryAllocated() { return manager_.budget().allocated.memory; }
+uint64_t ManagerObject::CpuReservedMillis() { return manager_.budget().reserved.cpuMillis; }
+uint64_t ManagerObject::MemoryReserved() { return manager_.budget().reserved.memory; }
+uint64_t ManagerObject::CpuAvailableMillis() { return manager_.budget().available().cpuMillis; }
+uint64_t ManagerObject::MemoryAvailable() { return manager_.budget().available().memory; }
+
+}  // namespace resized::bus

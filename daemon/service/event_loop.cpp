@@ -1,0 +1,92 @@
+#include "service/event_loop.h"
+
+#include <signal.h>
+
+#include <stdexcept>
+
+#include <spdlog/spdlog.h>
+#include <string>
+
+namespace resized::service {
+namespace {
+
+void check(int rc, const char* what)
+{
+    if (rc < 0)
+        throw std::runtime_error(std::string(what) + ": " + std::to_string(-rc));
+}
+
+}  // namespace
+
+// Owns the callback of one timer; freed by sd-event's destroy callback when
+// the source goes, whether it fired or was cancelled.
+struct EventLoop::TimerState {
+    Callback callback;
+
+    static int fire(sd_event_source*, uint64_t, void* userdata)
+    {
+        try {
+            static_cast<TimerState*>(userdata)->callback();
+        } catch (const std::exception& error) {
+            // An exception must not unwind through sd-event's C frames.
+            spdlog::error("timer failed: {}", error.what());
+        }
+        return 0;
+    }
+    static void destroy(void* userdata) { delete static_cast<TimerState*>(userdata); }
+};
+
+EventLoop::EventLoop()
+{
+    check(sd_event_default(&event_), "sd_event_default");
+}
+
+EventLoop::~EventLoop()
+{
+    permanentSources_.clear();
+    sd_event_unref(event_);
+}
+
+EventSource EventLoop::after(std::chrono::microseconds delay, Callback callback)
+{
+    auto state = std::make_unique<TimerState>(TimerState{std::move(callback)});
+    sd_event_source* source = nullptr;
+    check(sd_event_add_time_relative(event_, &source, CLOCK_MONOTONIC,
+                                     static_cast<uint64_t>(delay.count()), 0, &TimerState::fire,
+                                     state.get()),
+          "sd_event_add_time_relative");
+    sd_event_source_set_destroy_callback(source, &TimerState::destroy);
+    state.release();
+    return EventSource(source);
+}
+
+void EventLoop::onSignal(int signal, Callback callback)
+{
+    sigset_t mask;
+    sigemptyset(&mask);
+    sigaddset(&mask, signal);
+    sigprocmask(SIG_BLOCK, &mask, nullptr);
+
+    auto& stored = signalCallbacks_.emplace_back(std::make_unique<Callback>(std::move(callback)));
+    sd_event_source* source = nullptr;
+    check(sd_event_add_signal(
+              event_, &source, signal,
+              [](sd_event_source*, const signalfd_siginfo*, void* userdata) {
+                  (*static_cast<Callback*>(userdata))();
+                  return 0;
+              },
+              stored.get()),
+          "sd_event_add_signal");
+    permanentSources_.emplace_back(source);
+}
+
+void EventLoop::enableWatchdog()
+{
+    check(sd_event_set_watchdog(event_, true), "sd_event_set_watchdog");
+}
+
+int EventLoop::run() { return sd_event_loop(event_); }
+
+void EventLoop::exit(int code) { sd_event_exit(event_, code); }
+
+}  // namespace resized::service

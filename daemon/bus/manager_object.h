@@ -1,0 +1,82 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include "bus/variants.h"
+#include "bus/workload_object.h"
+#include "manager_adaptor.h"
+#include "service/event_loop.h"
+#include "service/resource_manager.h"
+
+namespace resized::bus {
+
+// /io/resized1: io.resized1.Manager, the ObjectManager of the workload
+// objects, and the observer that keeps them and the properties current.
+class ManagerObject final
+    : public sdbus::AdaptorInterfaces<io::resized1::Manager_adaptor, sdbus::ObjectManager_adaptor,
+                                      sdbus::Properties_adaptor>,
+      public service::ManagerObserver,
+      public WorkloadCommands {
+public:
+    ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
+                  service::ResourceManager& manager, std::string adminGroup);
+    ~ManagerObject();
+
+    // Publishes one object per workload the store knows.
+    void publishWorkloads();
+
+    void workloadChanged(const store::WorkloadRecord& record) override;
+    void workloadForgotten(const std::string& name) override;
+    void budgetChanged() override;
+    void runtimeConnectionChanged(bool connected) override;
+    void resourcesApplied(const std::string& name, const core::Resources& actual) override;
+    void driftDetected(const std::string& name, const core::Resources& desired,
+                       const core::Resources& actual) override;
+    void updateFailed(const std::string& name, service::ErrorCode code, const std::string& message) override;
+
+    void updateWorkload(const sdbus::Message& call, sdbus::Result<Dictionary>&& result,
+                        const std::string& name, const Dictionary& resources,
+                        const Dictionary& options) override;
+    void reconcileWorkload(const sdbus::Message& call, const std::string& name) override;
+    void forgetWorkload(const sdbus::Message& call, const std::string& name) override;
+
+private:
+    void UpdateResources(sdbus::Result<Dictionary>&& result, std::string workload, Dictionary resources,
+                         Dictionary options) override;
+    std::tuple<bool, std::string> ValidateResourceUpdate(const std::string& workload,
+                                                         const Dictionary& resources) override;
+    Dictionary GetResourceStatus(const std::string& workload) override;
+    std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> ListWorkloads() override;
+    void Reconcile(const std::string& workload) override;
+    void Forget(const std::string& workload) override;
+
+    std::string Version() override;
+    std::string CgroupVersion() override;
+    bool RuntimeConnected() override;
+    uint64_t CpuCapacityMillis() override;
+    uint64_t MemoryCapacity() override;
+    uint64_t CpuAllocatedMillis() override;
+    uint64_t MemoryAllocated() override;
+    uint64_t CpuReservedMillis() override;
+    uint64_t MemoryReserved() override;
+    uint64_t CpuAvailableMillis() override;
+    uint64_t MemoryAvailable() override;
+
+    const sdbus::Message& currentCall();
+
+    service::EventLoop& loop_;
+    service::ResourceManager& manager_;
+    std::string adminGroup_;
+    core::NodeBudget lastBudget_;
+    std::map<std::string, std::unique_ptr<WorkloadObject>> workloads_;
+    // A workload object forgotten from its own Forget() call is destroyed on
+    // the next loop iteration, not while its method is being dispatched.
+    std::vector<std::unique_ptr<WorkloadObject>> retired_;
+    service::EventSource reaper_;
+};
+
+}  // namespace resized::bus

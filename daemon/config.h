@@ -1,0 +1,22 @@
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "service/settings.h"
+
+namespace resized {
+
+// A configuration file could not be used; what() names the file and line.
+class ConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Reads FILE and then FILE.d/*.conf in lexical order (later files win) onto
+// `settings`, systemd style. A missing FILE is not an error. Throws
+// ConfigError for an unreadable file, an unknown section or key, or a bad
+// value; `settings` is left untouched then.
+service::Settings loadConfig(const std::filesystem::path& file, service::Settings settings);
+
+}  // namespace resized

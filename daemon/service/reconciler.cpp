@@ -1,0 +1,208 @@
+#include <spdlog/spdlog.h>
+
+#include <thread>
+
+#include "cgroup/applier.h"
+#include "core/drift.h"
+#include "service/resource_manager.h"
+
+// Start-up recovery, discovery and reconciliation of ResourceManager: the
+// parts that bring the store and the cgroup files back into agreement.
+namespace resized::service {
+
+void ResourceManager::start()
+{
+    refreshUnmanaged();
+    recoverInterruptedUpdates();
+    reconcile("");
+    schedulePeriodicSync();
+}
+
+void ResourceManager::refreshUnmanaged()
+{
+    std::vector<runtime::Container> containers;
+    try {
+        containers = podman_.list();
+        setRuntimeConnected(true);
+    } catch (const runtime::RuntimeUnavailable& error) {
+        spdlog::warn("cannot list containers: {}", error.what());
+        setRuntimeConnected(false);
+        return;
+    }
+    unmanaged_.clear();
+    for (const auto& container : containers) {
+        if (!container.running)
+            continue;
+        if (!store_.find(container.name))
+            unmanaged_[container.name] = core::allocationOf(container.createLimits);
+    }
+    if (observer_)
+        observer_->budgetChanged();
+}
+
+// An update a crash interrupted left its reservation behind. If the cgroup
+// already holds the target, the update is committed; otherwise the previous
+// limits are written back and the previous desired state restored, so that
+// the store and the cgroup files agree before anything else runs.
+void ResourceManager::recoverInterruptedUpdates()
+{
+    for (const store::Reservation& reservation : store_.reservations()) {
+        auto record = store_.find(reservation.workload);
+        std::optional<runtime::Container> container;
+        try {
+            container = podman_.inspect(reservation.workload);
+        } catch (const std::exception& error) {
+            spdlog::warn("{}: cannot inspect during recovery: {}", reservation.workload, error.what());
+        }
+        const bool running = container && container->running && !container->cgroupPath.empty();
+        if (record && running) {
+            core::Resources actual = readActual(container->cgroupPath);
+            if (core::matches(cgroup::asBackendReads(backend_, container->cgroupPath, reservation.target),
+                              actual)) {
+                record->actuated = record->actuated.overlaidWith(reservation.target);
+                record->allocated = core::allocationOf(container->createLimits.overlaidWith(record->desired));
+                record->updateState = core::UpdateState::Success;
+                record->message = "completed after a restart of resized";
+            } else {
+                cgroup::ApplyOptions options;
+                options.force = true;
+                cgroup::ApplyTransaction restore(backend_, container->cgroupPath,
+                                                 reservation.previousActual, options);
+                while (auto delay = restore.advance())
+                    std::this_thread::sleep_for(*delay);
+                record->desired = reservation.previousDesired;
+                record->updateState = core::UpdateState::Failed;
+                record->message = "interrupted by a restart of resized; previous limits restored";
+                actual = restore.actual();
+            }
+            record->actual = readActual(container->cgroupPath);
+        } else if (record) {
+            record->desired = reservation.previousDesired;
+            record->updateState = core::UpdateState::Failed;
+            record->message = "interrupted by a restart of resized while the container was away";
+        }
+        store::WriteTransaction transaction(store_.database());
+        if (record) {
+            record->syncState = core::matches(record->actuated, record->actual)
+                                    ? core::SyncState::Synchronized
+                                    : core::SyncState::DriftDetected;
+            record->observedGeneration = record->generation;
+            record->updatedAtUsec = nowUsec();
+            store_.save(*record);
+        }
+        store_.removeReservation(reservation.id);
+        transaction.commit();
+        spdlog::info("{}: interrupted update resolved: {}", reservation.workload,
+                     record ? record->message : "workload no longer known");
+    }
+}
+
+void ResourceManager::reconcile(const std::string& workload)
+{
+    if (!workload.empty()) {
+        const Target target = resolve(workload);
+        if (!target.record)
+            throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + workload + "\"");
+        reconcileOne(target.name);
+        return;
+    }
+    for (const auto& record : store_.workloads())
+        reconcileOne(record.name);
+}
+
+// Re-binds the workload to its current container and repairs any drift
+// between what was last written and what the cgroup holds.
+void ResourceManager::reconcileOne(const std::string& name)
+{
+    if (inFlight_.contains(name))
+        return;
+    auto record = store_.find(name);
+    if (!record)
+        return;
+    std::optional<runtime::Container> container;
+    try {
+        container = inspect(name);
+    } catch (const ResizeError& error) {
+        spdlog::warn("{}: cannot reconcile: {}", name, error.what());
+        return;
+    }
+    const bool running = container && container->running && !container->cgroupPath.empty();
+    record->running = running;
+    if (container)
+        record->containerId = container->id;
+    if (!running) {
+        store_.save(*record);
+        notifyChanged(*record);
+        return;
+    }
+    if (record->updateState == core::UpdateState::Pending) {
+        // Asked while the container was not running, so never admitted:
+        // it goes through admission now like any other update.
+        Target target{name, container, record};
+        startUpdate(std::move(target), Queued{record->desired, {}, 0, [name](const UpdateResult& result) {
+                                                  if (auto* error = std::get_if<ResizeError>(&result))
+                                                      spdlog::warn("{}: pending update not applied: {}", name,
+                                                                   error->what());
+                                              }});
+        return;
+    }
+    record->cgroupPath = container->cgroupPath;
+    record->driver = std::string(backend_.driverName());
+    const core::Resources wanted = record->actuated.overlaidWith(record->desired);
+    try {
+        record->actual = readActual(record->cgroupPath);
+    } catch (const cgroup::CgroupError& error) {
+        spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
+        return;
+    }
+    if (core::matches(cgroup::asBackendReads(backend_, record->cgroupPath, wanted), record->actual)) {
+        if (record->syncState != core::SyncState::Synchronized || !record->running) {
+            record->syncState = core::SyncState::Synchronized;
+            store_.save(*record);
+            notifyChanged(*record);
+        } else {
+            store_.save(*record);
+        }
+        return;
+    }
+
+    spdlog::warn("{}: drift in {}: wanted {}, found {}", name,
+                 fmt::join(core::driftedKeys(wanted, record->actual), ", "), core::describe(wanted),
+                 core::describe(record->actual));
+    record->syncState = core::SyncState::DriftDetected;
+    store_.save(*record);
+    notifyChanged(*record);
+    if (observer_)
+        observer_->driftDetected(name, record->desired, record->actual);
+
+    cgroup::ApplyOptions options;
+    options.reclaimTimeout = settings_.defaultReclaimTimeout;
+    record->syncState = core::SyncState::Applying;
+    const std::string cgroupPath = record->cgroupPath;
+    const core::Resources previousDesired = record->desired;
+    const core::Amounts allocation = record->allocated;
+    inFlight_.emplace(name, std::make_unique<InFlight>(InFlight{
+                                .record = std::move(*record),
+                                .request = wanted,
+                                .previousDesired = previousDesired,
+                                .targetAllocation = allocation,
+                                .reservationId = std::nullopt,
+                                .apply = cgroup::ApplyTransaction(backend_, cgroupPath, wanted, options),
+                                .done = {},
+                                .callerUid = 0,
+                                .startedAtUsec = nowUsec(),
+                                .timer = {},
+                            }));
+    continueUpdate(name);
+}
+
+void ResourceManager::schedulePeriodicSync()
+{
+    syncTimer_ = loop_.after(settings_.syncInterval, [this] {
+        refreshUnmanaged();
+        reconcile("");
+        schedulePeriodicSync();
+    });
+}
+
+}  // namespace resized::service

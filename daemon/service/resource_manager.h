@@ -1,0 +1,156 @@
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "cgroup/applier.h"
+#include "cgroup/limits_backend.h"
+#include "core/admission.h"
+#include "core/resources.h"
+#include "runtime/podman_client.h"
+#include "service/errors.h"
+#include "service/event_loop.h"
+#include "service/node.h"
+#include "service/settings.h"
+#include "store/state_store.h"
+
+namespace resized::service {
+
+struct UpdateOptions {
+    bool dryRun = false;
+    bool force = false;
+    bool defer = false;
+    std::optional<std::chrono::microseconds> reclaimTimeout;
+};
+
+// What the bus layer is told; every call comes from the event loop.
+class ManagerObserver {
+public:
+    virtual ~ManagerObserver() = default;
+    virtual void workloadChanged(const store::WorkloadRecord& record) = 0;
+    virtual void workloadForgotten(const std::string& name) = 0;
+    virtual void budgetChanged() = 0;
+    virtual void runtimeConnectionChanged(bool connected) = 0;
+    virtual void resourcesApplied(const std::string& name, const core::Resources& actual) = 0;
+    virtual void driftDetected(const std::string& name, const core::Resources& desired,
+                               const core::Resources& actual) = 0;
+    virtual void updateFailed(const std::string& name, ErrorCode code, const std::string& message) = 0;
+};
+
+using UpdateResult = std::variant<store::WorkloadRecord, ResizeError>;
+using UpdateCallback = std::function<void(UpdateResult)>;
+
+// The resource manager and node agent of design.md: admits, records,
+// applies, verifies and keeps workloads' limits. Single-threaded: every
+// method runs on the event loop; an update that waits for memory reclaim
+// continues from a timer, and updates of one workload run one after another.
+class ResourceManager {
+public:
+    ResourceManager(EventLoop& loop, Settings settings, NodeInfo node, store::StateStore& store,
+                    runtime::PodmanClient& podman, cgroup::LimitsBackend& backend);
+    ~ResourceManager();
+
+    void setObserver(ManagerObserver* observer) { observer_ = observer; }
+
+    // Finishes or undoes updates a crash interrupted, discovers the runtime,
+    // reconciles every workload and starts the periodic sync.
+    void start();
+
+    // Throws ResizeError for errors found before anything is changed; later
+    // outcomes arrive through `done`.
+    void update(const std::string& workload, core::Resources request, const UpdateOptions& options,
+                uint32_t callerUid, UpdateCallback done);
+    // (allowed, reason); throws ResizeError for an unknown workload.
+    std::pair<bool, std::string> validate(const std::string& workload, core::Resources request);
+    store::WorkloadRecord status(const std::string& workload);
+    std::vector<store::WorkloadRecord> workloads();
+    void reconcile(const std::string& workload);
+    void forget(const std::string& workload, uint32_t callerUid);
+
+    core::NodeBudget budget();
+    bool runtimeConnected() const { return runtimeConnected_; }
+    const NodeInfo& node() const { return node_; }
+    std::string_view driverName() const { return backend_.driverName(); }
+
+private:
+    // A workload as resolved for one call: what Podman says and what the
+    // store remembers. At least one of the two is present.
+    struct Target {
+        std::string name;
+        std::optional<runtime::Container> container;
+        std::optional<store::WorkloadRecord> record;
+
+        bool running() const { return container && container->running && !container->cgroupPath.empty(); }
+    };
+
+    // One update being applied. A repair (reconciliation) has no reservation
+    // and nobody waiting for the answer.
+    struct InFlight {
+        store::WorkloadRecord record;
+        core::Resources request;
+        core::Resources previousDesired;
+        core::Amounts targetAllocation;
+        std::optional<int64_t> reservationId;
+        cgroup::ApplyTransaction apply;
+        UpdateCallback done;
+        uint32_t callerUid = 0;
+        uint64_t startedAtUsec = 0;
+        EventSource timer;
+    };
+    struct Queued {
+        core::Resources request;
+        UpdateOptions options;
+        uint32_t callerUid;
+        UpdateCallback done;
+    };
+
+    // Podman's view of the workload, or nullopt when it has no such container.
+    std::optional<runtime::Container> inspect(const std::string& workload);
+    Target resolve(const std::string& workload);
+    core::Amounts unmanagedAllocation(const std::string& except);
+    void refreshUnmanaged();
+
+    void startUpdate(Target target, Queued queued);
+    void continueUpdate(const std::string& name);
+    void finishUpdate(const std::string& name);
+    void startNextQueued(const std::string& name);
+
+    void recoverInterruptedUpdates();
+    void reconcileOne(const std::string& name);
+    void schedulePeriodicSync();
+    core::Resources readActual(const std::string& cgroupPath);
+    static store::WorkloadRecord newRecord(const std::string& name);
+    void notifyChanged(const store::WorkloadRecord& record);
+    void setRuntimeConnected(bool connected);
+    void recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,
+                       const core::Resources& request, std::string_view result,
+                       const std::string& message, uint64_t startedAtUsec);
+
+    EventLoop& loop_;
+    Settings settings_;
+    NodeInfo node_;
+    store::StateStore& store_;
+    runtime::PodmanClient& podman_;
+    cgroup::LimitsBackend& backend_;
+    ManagerObserver* observer_ = nullptr;
+    core::Amounts capacity_;
+    bool runtimeConnected_ = false;
+    // Create-time allocation of running containers resized does not manage,
+    // by container name.
+    std::map<std::string, core::Amounts> unmanaged_;
+    std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
+    std::map<std::string, std::deque<Queued>> waiting_;
+    EventSource syncTimer_;
+};
+
+uint64_t nowUsec();
+
+}  // namespace resized::service

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+
+#include "core/admission.h"
+
+namespace resized::service {
+
+enum class CgroupDriverChoice { Auto, Systemd, Cgroupfs };
+
+// Everything the daemon can be told, with the built-in defaults; filled from
+// the command line and resized.conf(5).
+struct Settings {
+    std::filesystem::path stateDir = "/var/lib/resized";
+    std::string podmanSocket = "/run/podman/podman.sock";
+    std::filesystem::path cgroupRoot = "/sys/fs/cgroup";
+
+    // Kept out of the allocatable capacity for the system itself.
+    core::Amounts systemReserve{.cpuMillis = 0, .memory = 256ull << 20};
+    std::chrono::seconds syncInterval{30};
+    unsigned retryAttempts = 3;
+    std::chrono::seconds retryInterval{5};
+    // Members of this group (and root) may change limits.
+    std::string adminGroup = "resized";
+    CgroupDriverChoice cgroupDriver = CgroupDriverChoice::Auto;
+    std::chrono::microseconds defaultReclaimTimeout = std::chrono::seconds(5);
+    size_t historyLimit = 10'000;
+};
+
+}  // namespace resized::service
