@@ -20,6 +20,7 @@
 #include "service/event_loop.h"
 #include "service/node.h"
 #include "service/resource_manager.h"
+#include "service/runtime_watcher.h"
 #include "store/state_store.h"
 
 namespace {
@@ -51,12 +52,14 @@ int run(const resized::CommandLine& commandLine)
     runtime::PodmanClient podman(settings.podmanSocket);
     service::ResourceManager manager(loop, settings, node, store, podman, *backend);
     manager.start();
+    service::RuntimeWatcher runtimeWatcher(loop, manager, settings.podmanSocket);
 
     auto connection = sdbus::createSystemBusConnection();
     bus::ManagerObject managerObject(*connection, loop, manager, settings.adminGroup);
     managerObject.publishWorkloads();
     bus::BusEventSource busSource(*connection, loop);
     connection->requestName(kBusName);
+    runtimeWatcher.start();
 
     loop.onSignal(SIGTERM, [&loop] { loop.exit(EXIT_SUCCESS); });
     loop.onSignal(SIGINT, [&loop] { loop.exit(EXIT_SUCCESS); });

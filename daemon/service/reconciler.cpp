@@ -12,10 +12,54 @@ namespace resized::service {
 
 void ResourceManager::start()
 {
-    refreshUnmanaged();
     recoverInterruptedUpdates();
-    reconcile("");
+    resynchronise();
     schedulePeriodicSync();
+}
+
+void ResourceManager::resynchronise()
+{
+    refreshUnmanaged();
+    reconcile("");
+}
+
+void ResourceManager::containerStarted(const std::string& name)
+{
+    if (store_.find(name)) {
+        reconcileOne(name);
+        return;
+    }
+    std::optional<runtime::Container> container;
+    try {
+        container = inspect(name);
+    } catch (const ResizeError& error) {
+        spdlog::warn("{}: started, but cannot be inspected: {}", name, error.what());
+        return;
+    }
+    if (container && container->running) {
+        unmanaged_[name] = core::allocationOf(container->createLimits);
+        if (observer_)
+            observer_->budgetChanged();
+    }
+}
+
+void ResourceManager::containerCreated(const std::string& name)
+{
+    if (store_.find(name))
+        reconcileOne(name);
+}
+
+void ResourceManager::containerStopped(const std::string& name)
+{
+    const bool wasUnmanaged = unmanaged_.erase(name) > 0;
+    auto record = store_.find(name);
+    if (record && record->running && !inFlight_.contains(name)) {
+        record->running = false;
+        store_.save(*record);
+        notifyChanged(*record);
+    } else if (wasUnmanaged && observer_) {
+        observer_->budgetChanged();
+    }
 }
 
 void ResourceManager::refreshUnmanaged()
@@ -199,8 +243,7 @@ void ResourceManager::reconcileOne(const std::string& name)
 void ResourceManager::schedulePeriodicSync()
 {
     syncTimer_ = loop_.after(settings_.syncInterval, [this] {
-        refreshUnmanaged();
-        reconcile("");
+        resynchronise();
         schedulePeriodicSync();
     });
 }

@@ -75,6 +75,14 @@ public:
     void reconcile(const std::string& workload);
     void forget(const std::string& workload, uint32_t callerUid);
 
+    // From the runtime's event stream (RuntimeWatcher).
+    void containerStarted(const std::string& name);
+    void containerCreated(const std::string& name);
+    void containerStopped(const std::string& name);
+    // Re-reads every container and reconciles every workload.
+    void resynchronise();
+    void runtimeLost() { setRuntimeConnected(false); }
+
     core::NodeBudget budget();
     bool runtimeConnected() const { return runtimeConnected_; }
     const NodeInfo& node() const { return node_; }
