@@ -1,0 +1,63 @@
+#pragma once
+
+#include "support/child_process.h"
+#include "support/test_environment.h"
+
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace resized::integration
+{
+
+struct DaemonOptions
+{
+    std::filesystem::path binary;
+    std::filesystem::path stateDirectory;
+    // Need not exist: the daemon starts with built-in defaults then.
+    std::filesystem::path configFile;
+    std::filesystem::path podmanSocket;
+    std::filesystem::path cgroupRoot = "/sys/fs/cgroup";
+    std::string logLevel = "debug";
+    // Standard output and error of every start are appended here.
+    std::filesystem::path logFile;
+    std::vector<std::string> extraArguments;
+    // "NAME=value" entries, e.g. RESIZED_FAILPOINT=...
+    std::vector<std::string> extraEnvironment;
+
+    // The binary from RESIZED_BINARY (set by meson); state, configuration
+    // and log under <RESIZED_TEST_DIR>/daemon, so that a restarted daemon
+    // finds the state of the previous one.
+    static DaemonOptions forEnvironment(const TestEnvironment& environment);
+};
+
+// A running resized. Starting waits until it owns io.resized1 on the bus;
+// destroying kills it if the test did not stop it.
+class DaemonProcess
+{
+  public:
+    static constexpr auto defaultStartTimeout = std::chrono::seconds(30);
+
+    // Throws std::runtime_error with the end of the log when the daemon
+    // exits or does not take its bus name within startTimeout.
+    explicit DaemonProcess(DaemonOptions options,
+                           std::chrono::milliseconds startTimeout =
+                               defaultStartTimeout);
+
+    // SIGTERM and wait: the orderly shutdown. Returns the exit status
+    // (128 + signal when a signal ended it).
+    int stop();
+    // SIGKILL and wait: a crash.
+    int kill9();
+    bool running() { return process_.running(); }
+
+    const DaemonOptions& options() const { return options_; }
+    std::string log() const;
+
+  private:
+    DaemonOptions options_;
+    ChildProcess process_;
+};
+
+} // namespace resized::integration

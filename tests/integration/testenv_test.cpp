@@ -1,0 +1,114 @@
+// The test environment and the support library themselves: what the other
+// integration tests rely on, checked against the real Podman and cgroups.
+
+#include "support/cgroup_v1.h"
+#include "support/command.h"
+#include "support/daemon_process.h"
+#include "support/integration_test.h"
+#include "support/podman_cli.h"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+
+namespace resized::integration
+{
+namespace
+{
+
+class TestEnvironmentTest : public IntegrationTest
+{
+  protected:
+    PodmanCli podman() const { return PodmanCli(environment()); }
+};
+
+TEST_F(TestEnvironmentTest, PodmanApiServiceAnswers)
+{
+    const CommandResult result = runCommand(
+        {"curl", "--silent", "--unix-socket", environment().podmanSocket.string(),
+         "http://d/_ping"});
+
+    EXPECT_EQ(result.exitStatus, 0) << result.standardError;
+    EXPECT_EQ(result.standardOutput, "OK");
+}
+
+TEST_F(TestEnvironmentTest, StorageIsPrivateToTheRun)
+{
+    const std::string graphRoot = podman().run({"info", "--format",
+                                                "{{.Store.GraphRoot}}"})
+                                      .standardOutput;
+
+    EXPECT_THAT(graphRoot, ::testing::StartsWith(environment().directory.string()));
+}
+
+TEST_F(TestEnvironmentTest, ContainerGetsCgroupOfItsOwnWithCreateTimeLimits)
+{
+    const ScopedContainer container(podman(), "testenv-limits", {"--cpus=0.5"});
+    const CgroupV1 cgroup(container.cgroupPath());
+
+    EXPECT_THAT(container.cgroupPath().string(), ::testing::HasSubstr(container.id()));
+    EXPECT_EQ(cgroup.readNumber("cpu", "cpu.cfs_period_us"), 100000);
+    EXPECT_EQ(cgroup.readNumber("cpu", "cpu.cfs_quota_us"), 50000);
+}
+
+TEST_F(TestEnvironmentTest, ScopedContainerRemovesContainerAndCgroup)
+{
+    std::filesystem::path cpuCgroup;
+    {
+        const ScopedContainer container(podman(), "testenv-scoped");
+        cpuCgroup = CgroupV1(container.cgroupPath()).file("cpu", "");
+        ASSERT_TRUE(std::filesystem::exists(cpuCgroup));
+    }
+
+    EXPECT_FALSE(podman().run({"container", "exists", "testenv-scoped"}).succeeded());
+    EXPECT_FALSE(std::filesystem::exists(cpuCgroup));
+}
+
+TEST_F(TestEnvironmentTest, MemoryHolderIsChargedToItsCgroup)
+{
+    constexpr std::uint64_t mebibytes = 48;
+    const auto container =
+        ScopedContainer::holdingMemory(podman(), "testenv-memory", mebibytes);
+    const CgroupV1 cgroup(container.cgroupPath());
+
+    EXPECT_TRUE(cgroup.waitForMemoryUsageAbove(mebibytes << 20,
+                                               std::chrono::seconds(30)));
+}
+
+TEST_F(TestEnvironmentTest, RunCommandReportsOutputAndExitStatus)
+{
+    const CommandResult result =
+        runCommand({"sh", "-c", "echo out; echo err >&2; exit 3"});
+
+    EXPECT_EQ(result.exitStatus, 3);
+    EXPECT_EQ(result.standardOutput, "out\n");
+    EXPECT_EQ(result.standardError, "err\n");
+}
+
+TEST_F(TestEnvironmentTest, DaemonThatExitsEarlyFailsToStartWithItsLog)
+{
+    const auto directory = environment().directory / "early-exit";
+    std::filesystem::create_directories(directory);
+    DaemonOptions options;
+    options.binary = directory / "failing-daemon";
+    options.stateDirectory = directory / "state";
+    options.logFile = directory / "log";
+    std::ofstream(options.binary) << "#!/bin/sh\necho cannot start >&2\nexit 1\n";
+    std::filesystem::permissions(options.binary, std::filesystem::perms::owner_all);
+
+    try
+    {
+        DaemonProcess daemon(options);
+        FAIL() << "a daemon that exited was reported as started";
+    }
+    catch (const std::runtime_error& error)
+    {
+        EXPECT_THAT(error.what(), ::testing::HasSubstr("cannot start"));
+    }
+}
+
+} // namespace
+} // namespace resized::integration

@@ -1,0 +1,46 @@
+#!/bin/bash
+# Builds resized and runs its tests; the README and CI both call this.
+#
+#   tools/run-tests.sh [-B BUILD_DIR] [MESON_SETUP_OPTION...] [-- MESON_TEST_OPTION...]
+#
+# e.g. tools/run-tests.sh -B build-asan -Db_sanitize=address,undefined \
+#          -Db_lundef=false -- --suite unit --suite integration
+set -euo pipefail
+
+readonly source_root=$(realpath "$(dirname "${BASH_SOURCE[0]}")/..")
+build_dir=build
+setup_options=()
+test_options=()
+
+while (($# > 0)); do
+    case $1 in
+        -B)
+            build_dir=$2
+            shift 2
+            ;;
+        --)
+            shift
+            test_options=("$@")
+            break
+            ;;
+        *)
+            setup_options+=("$1")
+            shift
+            ;;
+    esac
+done
+
+"$source_root/tools/setup-deps.sh"
+
+cd "$source_root"
+if [[ -f $build_dir/build.ninja ]]; then
+    meson setup --reconfigure "$build_dir" "${setup_options[@]}"
+else
+    meson setup "$build_dir" "${setup_options[@]}"
+fi
+meson compile -C "$build_dir" -j 2
+status=0
+meson test -C "$build_dir" --print-errorlogs --num-processes 2 "${test_options[@]}" ||
+    status=$?
+tools/test-summary.py "$build_dir/meson-logs/testlog.json"
+exit "$status"
