@@ -4,7 +4,11 @@
 set -euo pipefail
 
 step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
-manager() { busctl --system "$@" io.resized1 /io/resized1 io.resized1.Manager; }
+manager() { # VERB [ARGS...]
+    local verb=$1
+    shift
+    busctl --system "$verb" io.resized1 /io/resized1 io.resized1.Manager "$@"
+}
 
 container=demo-web
 cgroup_file() { # CONTROLLER FILE
@@ -35,8 +39,15 @@ podman run -d --name "$container" --cpus 0.5 --memory 64m "$RESIZED_TEST_IMAGE" 
 show_limits
 
 step "UpdateResources($container, CpuMillis=1500, MemoryMax=256Mi) — no restart"
-manager call UpdateResources 'sa{sv}a{sv}' "$container" 2 CpuMillis t 1500 MemoryMax t $((256 << 20)) 0 |
-    tr ' ' '\n' | grep -A2 -E '"(SyncState|UpdateState|CpuMillis|MemoryMax)"' | paste -sd' ' | sed 's/ -- /\n/g; s/^/  /'
+busctl --system --json=short call io.resized1 /io/resized1 io.resized1.Manager UpdateResources 'sa{sv}a{sv}' "$container" 2 CpuMillis t 1500 MemoryMax t $((256 << 20)) 0 |
+    python3 -c '
+import json, sys
+status = json.load(sys.stdin)["data"][0]
+for key in ("SyncState", "UpdateState", "Generation", "Desired", "Actual"):
+    value = status[key]["data"]
+    if isinstance(value, dict):
+        value = ", ".join(k + "=" + str(v["data"]) for k, v in sorted(value.items()))
+    print(f"  {key:12} {value}")'
 echo
 echo "after, read from the cgroup files:"
 show_limits
