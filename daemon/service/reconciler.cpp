@@ -21,6 +21,7 @@ void ResourceManager::resynchronise()
 {
     refreshUnmanaged();
     reconcile("");
+    scheduleDeferredPass();
 }
 
 void ResourceManager::containerStarted(const std::string& name)
@@ -52,6 +53,7 @@ void ResourceManager::containerCreated(const std::string& name)
 void ResourceManager::containerStopped(const std::string& name)
 {
     const bool wasUnmanaged = unmanaged_.erase(name) > 0;
+    scheduleDeferredPass();
     auto record = store_.find(name);
     if (record && record->running && !inFlight_.contains(name)) {
         record->running = false;

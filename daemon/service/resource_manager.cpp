@@ -3,6 +3,8 @@
 #include <spdlog/spdlog.h>
 #include <time.h>
 
+#include <algorithm>
+
 #include "core/drift.h"
 #include "core/quantity.h"
 #include "store/json_resources.h"
@@ -84,9 +86,6 @@ void ResourceManager::update(const std::string& workload, core::Resources reques
                              const UpdateOptions& options, uint32_t callerUid, UpdateCallback done)
 {
     Target target = resolve(workload);
-    if (options.defer)
-        throw ResizeError(ErrorCode::InvalidArgument,
-                          "the Defer option is not supported by this version of resized");
     Queued queued{std::move(request), options, callerUid, std::move(done)};
     if (inFlight_.contains(target.name)) {
         waiting_[target.name].push_back(std::move(queued));
@@ -166,6 +165,13 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     const core::NodeBudget node{capacity_, store_.allocatedTotal() + unmanagedAllocation(name),
                                 store_.reservedTotal()};
     const core::AdmissionDecision decision = core::admit(node, current, wanted);
+    if (decision.verdict == core::Verdict::Insufficient && queued.options.defer && !queued.options.dryRun) {
+        deferUpdate(target, std::move(record), previousDesired, queued, decision.reason, started);
+        transaction.commit();
+        notifyChanged(*store_.find(name));
+        queued.done(*store_.find(name));
+        return;
+    }
     if (decision.verdict != core::Verdict::Admitted) {
         transaction.commit();
         refuse(decision.verdict == core::Verdict::Infeasible ? ErrorCode::Infeasible
@@ -191,6 +197,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     record.message.clear();
     record.updatedAtUsec = started;
     store_.save(record);
+    store_.removeDeferred(name);
     const int64_t reservationId = store_.addReservation({
         .workload = name,
         .amounts = decision.reservation,
@@ -276,6 +283,8 @@ void ResourceManager::finishUpdate(const std::string& name)
         recordHistory(name, update.callerUid, "update", update.request,
                       applied ? "success" : dbusErrorName(code), record.message, update.startedAtUsec);
     notifyChanged(record);
+    if (applied)
+        scheduleDeferredPass();
     if (applied) {
         spdlog::info("{}: applied, now {}", name, core::describe(record.actual));
         if (observer_)
@@ -382,6 +391,7 @@ void ResourceManager::forget(const std::string& workload, uint32_t callerUid)
     store_.remove(name);
     if (container && container->running)
         unmanaged_[name] = core::allocationOf(container->createLimits);
+    scheduleDeferredPass();
     spdlog::info("{}: forgotten; its limits stay as they are", name);
     recordHistory(name, callerUid, "forget", {}, "success", "", started);
     if (observer_) {
@@ -429,6 +439,90 @@ void ResourceManager::recordHistory(const std::string& workload, uint32_t caller
         });
     } catch (const store::StoreError& error) {
         spdlog::error("{}: cannot record history: {}", workload, error.what());
+    }
+}
+
+// Called inside the admission transaction. The request waits in the store,
+// not in the desired state, so nothing acts on it before it is admitted.
+void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord record,
+                                  const core::Resources& previousDesired, const Queued& queued,
+                                  const std::string& reason, uint64_t started)
+{
+    const bool known = target.record.has_value();
+    record.desired = previousDesired;
+    if (!known) {
+        record.containerId = target.container->id;
+        record.cgroupPath = target.container->cgroupPath;
+        record.driver = std::string(backend_.driverName());
+        record.running = true;
+        record.allocated = core::allocationOf(target.container->createLimits);
+        unmanaged_.erase(target.name);
+    }
+    record.updateState = core::UpdateState::Deferred;
+    record.message = "waiting for capacity: " + reason;
+    record.updatedAtUsec = started;
+    store_.save(record);
+    store_.deferUpdate({
+        .workload = target.name,
+        .request = queued.request,
+        .force = queued.options.force,
+        .reclaimTimeoutUsec = queued.options.reclaimTimeout
+                                  ? std::optional<uint64_t>(queued.options.reclaimTimeout->count())
+                                  : std::nullopt,
+        .callerUid = queued.callerUid,
+        .createdAtUsec = started,
+    });
+    spdlog::info("{}: deferred {}: {}", target.name, core::describe(queued.request), reason);
+    recordHistory(target.name, queued.callerUid, "update", queued.request, "deferred", record.message,
+                  started);
+}
+
+void ResourceManager::scheduleDeferredPass()
+{
+    if (!deferredPass_)
+        deferredPass_ = loop_.after(std::chrono::microseconds(0), [this] {
+            deferredPass_ = {};
+            runDeferredPass();
+        });
+}
+
+// Decreases first (they always fit and free capacity), then oldest first.
+void ResourceManager::runDeferredPass()
+{
+    auto waiting = store_.deferredUpdates();
+    std::stable_partition(waiting.begin(), waiting.end(), [this](const store::DeferredUpdate& update) {
+        auto record = store_.find(update.workload);
+        return record && core::allocationOf(record->desired.overlaidWith(update.request)).cpuMillis <=
+                             record->allocated.cpuMillis &&
+               core::allocationOf(record->desired.overlaidWith(update.request)).memory <=
+                   record->allocated.memory;
+    });
+    for (const auto& update : waiting) {
+        if (inFlight_.contains(update.workload))
+            continue;
+        Target target;
+        try {
+            target = resolve(update.workload);
+        } catch (const ResizeError& error) {
+            if (error.code() == ErrorCode::RuntimeUnavailable)
+                return;
+            store_.removeDeferred(update.workload);
+            continue;
+        }
+        if (!target.running() || !validate(update.workload, update.request).first)
+            continue;
+        UpdateOptions options;
+        options.force = update.force;
+        if (update.reclaimTimeoutUsec)
+            options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
+        const std::string name = target.name;
+        spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
+        startUpdate(std::move(target), Queued{update.request, options, update.callerUid,
+                                              [name](const UpdateResult& result) {
+                                                  if (auto* error = std::get_if<ResizeError>(&result))
+                                                      spdlog::warn("{}: deferred update failed: {}", name,
+                                                                   error->what());
+                                              }});
     }
 }
 

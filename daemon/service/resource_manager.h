@@ -131,6 +131,12 @@ private:
     void finishUpdate(const std::string& name);
     void startNextQueued(const std::string& name);
 
+    void deferUpdate(const Target& target, store::WorkloadRecord record,
+                     const core::Resources& previousDesired, const Queued& queued,
+                     const std::string& reason, uint64_t started);
+    void scheduleDeferredPass();
+    void runDeferredPass();
+
     void recoverInterruptedUpdates();
     void reconcileOne(const std::string& name);
     void schedulePeriodicSync();
@@ -157,6 +163,7 @@ private:
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
     std::map<std::string, std::deque<Queued>> waiting_;
     EventSource syncTimer_;
+    EventSource deferredPass_;
 };
 
 uint64_t nowUsec();

@@ -90,6 +90,7 @@ void StateStore::save(const WorkloadRecord& record)
 void StateStore::remove(const std::string& name)
 {
     Statement(db_, "DELETE FROM workloads WHERE name = ?").bind(1, name).run();
+    removeDeferred(name);
 }
 
 core::Amounts StateStore::allocatedTotal()
@@ -142,6 +143,44 @@ std::vector<Reservation> StateStore::reservations()
         });
     }
     return result;
+}
+
+void StateStore::deferUpdate(const DeferredUpdate& update)
+{
+    Statement(db_, "INSERT OR REPLACE INTO deferred_updates (workload, request, force, "
+                   "reclaim_timeout_usec, caller_uid, created_at_usec) VALUES (?, ?, ?, ?, ?, ?)")
+        .bind(1, update.workload)
+        .bind(2, toJson(update.request))
+        .bind(3, int64_t{update.force})
+        .bind(4, update.reclaimTimeoutUsec ? static_cast<int64_t>(*update.reclaimTimeoutUsec) : int64_t{-1})
+        .bind(5, int64_t{update.callerUid})
+        .bind(6, update.createdAtUsec)
+        .run();
+}
+
+void StateStore::removeDeferred(const std::string& workload)
+{
+    Statement(db_, "DELETE FROM deferred_updates WHERE workload = ?").bind(1, workload).run();
+}
+
+std::vector<DeferredUpdate> StateStore::deferredUpdates()
+{
+    Statement query(db_, "SELECT id, workload, request, force, reclaim_timeout_usec, caller_uid, "
+                         "created_at_usec FROM deferred_updates ORDER BY id");
+    std::vector<DeferredUpdate> updates;
+    while (query.step()) {
+        const int64_t timeout = query.integer(4);
+        updates.push_back({
+            .id = query.integer(0),
+            .workload = query.text(1),
+            .request = resourcesFromJson(query.text(2)),
+            .force = query.integer(3) != 0,
+            .reclaimTimeoutUsec = timeout < 0 ? std::nullopt : std::optional<uint64_t>(timeout),
+            .callerUid = static_cast<uint32_t>(query.integer(5)),
+            .createdAtUsec = query.unsignedInteger(6),
+        });
+    }
+    return updates;
 }
 
 void StateStore::recordHistory(const HistoryEntry& entry)

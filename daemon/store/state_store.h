@@ -44,6 +44,17 @@ struct Reservation {
     uint64_t createdAtUsec = 0;
 };
 
+// An update asked with Defer=true, waiting for capacity.
+struct DeferredUpdate {
+    int64_t id = 0;
+    std::string workload{};
+    core::Resources request{};
+    bool force = false;
+    std::optional<uint64_t> reclaimTimeoutUsec{};
+    uint32_t callerUid = 0;
+    uint64_t createdAtUsec = 0;
+};
+
 struct HistoryEntry {
     std::string workload{};
     uint32_t callerUid = 0;
@@ -76,6 +87,12 @@ public:
     int64_t addReservation(const Reservation& reservation);
     void removeReservation(int64_t id);
     std::vector<Reservation> reservations();
+
+    // Replaces any update already waiting for the same workload.
+    void deferUpdate(const DeferredUpdate& update);
+    void removeDeferred(const std::string& workload);
+    // Oldest first.
+    std::vector<DeferredUpdate> deferredUpdates();
 
     void recordHistory(const HistoryEntry& entry);
     std::vector<HistoryEntry> history(const std::string& workload, size_t limit);
