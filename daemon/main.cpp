@@ -61,6 +61,16 @@ int run(const resized::CommandLine& commandLine)
     connection->requestName(kBusName);
     runtimeWatcher.start();
 
+    loop.onSignal(SIGHUP, [&] {
+        try {
+            const service::Settings reloaded = settingsFrom(commandLine);
+            manager.reload(reloaded);
+            managerObject.setAdminGroup(reloaded.adminGroup);
+            spdlog::info("configuration reloaded from {}", commandLine.configFile);
+        } catch (const ConfigError& error) {
+            spdlog::error("{}; keeping the previous settings", error.what());
+        }
+    });
     loop.onSignal(SIGTERM, [&loop] { loop.exit(EXIT_SUCCESS); });
     loop.onSignal(SIGINT, [&loop] { loop.exit(EXIT_SUCCESS); });
     loop.enableWatchdog();

@@ -78,6 +78,10 @@ void ManagerObject::budgetChanged()
         changed.emplace_back("MemoryAllocated");
     if (budget.reserved.cpuMillis != lastBudget_.reserved.cpuMillis)
         changed.emplace_back("CpuReservedMillis");
+    if (budget.capacity.cpuMillis != lastBudget_.capacity.cpuMillis)
+        changed.emplace_back("CpuCapacityMillis");
+    if (budget.capacity.memory != lastBudget_.capacity.memory)
+        changed.emplace_back("MemoryCapacity");
     if (budget.reserved.memory != lastBudget_.reserved.memory)
         changed.emplace_back("MemoryReserved");
     if (budget.available().cpuMillis != lastBudget_.available().cpuMillis)

@@ -26,6 +26,8 @@ public:
                   service::ResourceManager& manager, std::string adminGroup);
     ~ManagerObject();
 
+    void setAdminGroup(std::string group) { adminGroup_ = std::move(group); }
+
     // Publishes one object per workload the store knows.
     void publishWorkloads();
 

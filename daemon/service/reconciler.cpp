@@ -242,6 +242,23 @@ void ResourceManager::reconcileOne(const std::string& name)
     continueUpdate(name);
 }
 
+void ResourceManager::reload(const Settings& settings)
+{
+    if (settings.stateDir != settings_.stateDir || settings.podmanSocket != settings_.podmanSocket ||
+        settings.cgroupRoot != settings_.cgroupRoot)
+        spdlog::warn("changed paths take effect only when resized restarts");
+    Settings kept = settings;
+    kept.stateDir = settings_.stateDir;
+    kept.podmanSocket = settings_.podmanSocket;
+    kept.cgroupRoot = settings_.cgroupRoot;
+    settings_ = std::move(kept);
+    capacity_ = allocatable(node_, settings_.systemReserve);
+    if (observer_)
+        observer_->budgetChanged();
+    schedulePeriodicSync();
+    scheduleDeferredPass();
+}
+
 void ResourceManager::schedulePeriodicSync()
 {
     syncTimer_ = loop_.after(settings_.syncInterval, [this] {

@@ -7,6 +7,7 @@
 
 #include "core/drift.h"
 #include "core/quantity.h"
+#include "service/failpoint.h"
 #include "store/json_resources.h"
 
 namespace resized::service {
@@ -207,6 +208,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         .createdAtUsec = started,
     });
     transaction.commit();
+    failpoint("after-reserve");
     unmanaged_.erase(name);
     spdlog::info("{}: applying {} (generation {})", name, core::describe(queued.request),
                  record.generation);
@@ -268,13 +270,16 @@ void ResourceManager::finishUpdate(const std::string& name)
     }
     record.observedGeneration = record.generation;
     record.updatedAtUsec = nowUsec();
+    failpoint("after-write");
     {
         store::WriteTransaction transaction(store_.database());
         store_.save(record);
         if (update.reservationId)
             store_.removeReservation(*update.reservationId);
+        failpoint("before-commit");
         transaction.commit();
     }
+    failpoint("after-commit");
 
     const ErrorCode code = update.apply.outcome() == cgroup::ApplyOutcome::MemoryInUse
                                ? ErrorCode::MemoryInUse
@@ -285,6 +290,8 @@ void ResourceManager::finishUpdate(const std::string& name)
     notifyChanged(record);
     if (applied)
         scheduleDeferredPass();
+    if (!update.reservationId)
+        scheduleRetry(name, applied);
     if (applied) {
         spdlog::info("{}: applied, now {}", name, core::describe(record.actual));
         if (observer_)
@@ -524,6 +531,26 @@ void ResourceManager::runDeferredPass()
                                                                    error->what());
                                               }});
     }
+}
+
+// A repair that failed is tried again after the retry interval, doubling
+// each time, up to the configured number of attempts; after that the
+// workload stays failed until the next trigger (sync, event, Reconcile).
+void ResourceManager::scheduleRetry(const std::string& name, bool repaired)
+{
+    if (repaired) {
+        retries_.erase(name);
+        return;
+    }
+    Retry& retry = retries_[name];
+    if (++retry.attempts >= settings_.retryAttempts) {
+        spdlog::error("{}: repair failed {} times; giving up until the next sync", name, retry.attempts);
+        retries_.erase(name);
+        return;
+    }
+    const auto delay = settings_.retryInterval * (1u << std::min(retry.attempts - 1, 10u));
+    spdlog::info("{}: repair failed; retrying in {} s", name, delay.count());
+    retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
 }
 
 store::WorkloadRecord ResourceManager::newRecord(const std::string& name)

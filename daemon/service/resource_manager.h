@@ -83,6 +83,9 @@ public:
     void resynchronise();
     void runtimeLost() { setRuntimeConnected(false); }
 
+    // Takes new settings (SIGHUP). Paths are kept: they need a restart.
+    void reload(const Settings& settings);
+
     core::NodeBudget budget();
     bool runtimeConnected() const { return runtimeConnected_; }
     const NodeInfo& node() const { return node_; }
@@ -135,6 +138,7 @@ private:
                      const core::Resources& previousDesired, const Queued& queued,
                      const std::string& reason, uint64_t started);
     void scheduleDeferredPass();
+    void scheduleRetry(const std::string& name, bool repaired);
     void runDeferredPass();
 
     void recoverInterruptedUpdates();
@@ -164,6 +168,11 @@ private:
     std::map<std::string, std::deque<Queued>> waiting_;
     EventSource syncTimer_;
     EventSource deferredPass_;
+    struct Retry {
+        unsigned attempts = 0;
+        EventSource timer;
+    };
+    std::map<std::string, Retry> retries_;
 };
 
 uint64_t nowUsec();
