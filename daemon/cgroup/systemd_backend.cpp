@@ -1,10 +1,13 @@
 #include "cgroup/systemd_backend.h"
 
+#include <systemd/sd-daemon.h>
+
 #include <cstring>
 #include <vector>
 
 #include "cgroup/cgroup_files.h"
 #include "cgroup/cgroup_values.h"
+#include "cgroup/detect.h"
 #include "core/cpuset.h"
 #include "core/resources.h"
 
@@ -180,6 +183,11 @@ core::CpuSet SystemdBackend::parentCpus(const std::string& cgroup) const { retur
 std::unique_ptr<LimitsBackend> makeSystemdBackend(std::filesystem::path root)
 {
     return std::make_unique<SystemdBackend>(std::move(root));
+}
+
+bool systemdManagesCgroups(const std::filesystem::path& root)
+{
+    return sd_booted() > 0 && detectCgroupVersion(root) == CgroupVersion::V2;
 }
 
 }  // namespace resized::cgroup

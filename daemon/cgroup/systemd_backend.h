@@ -63,4 +63,10 @@ private:
 
 std::unique_ptr<LimitsBackend> makeSystemdBackend(std::filesystem::path root);
 
+// Whether systemd runs this machine's cgroup tree: it is PID 1 and `root`
+// is a cgroup v2 hierarchy (the systemd backend does not know v1). Where it
+// does, Podman's default cgroup manager is systemd, so its containers are
+// units.
+bool systemdManagesCgroups(const std::filesystem::path& root);
+
 }  // namespace resized::cgroup

@@ -549,7 +549,7 @@ void ResourceManager::scheduleRetry(const std::string& name, bool repaired)
         return;
     }
     const auto delay = settings_.retryInterval * (1u << std::min(retry.attempts - 1, 10u));
-    spdlog::info("{}: repair failed; retrying in {} s", name, delay.count());
+    spdlog::info("{}: repair failed; retrying in {} ms", name, delay.count());
     retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
 }
 

@@ -21,7 +21,7 @@ struct Settings {
     core::Amounts systemReserve{.cpuMillis = 0, .memory = 256ull << 20};
     std::chrono::seconds syncInterval{30};
     unsigned retryAttempts = 3;
-    std::chrono::seconds retryInterval{5};
+    std::chrono::milliseconds retryInterval{5000};
     // Members of this group (and root) may change limits.
     std::string adminGroup = "resized";
     CgroupDriverChoice cgroupDriver = CgroupDriverChoice::Auto;

@@ -1,0 +1,96 @@
+#include "config.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace resized;
+
+namespace {
+
+class ConfigTest : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        directory_ = std::filesystem::temp_directory_path() /
+                     ("resized-config-test-" + std::to_string(getpid()) + "-" +
+                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
+        std::filesystem::create_directories(directory_);
+    }
+    void TearDown() override { std::filesystem::remove_all(directory_); }
+
+    std::filesystem::path file() const { return directory_ / "resized.conf"; }
+    void write(const std::filesystem::path& path, const std::string& text)
+    {
+        std::filesystem::create_directories(path.parent_path());
+        std::ofstream(path) << text;
+    }
+
+    std::filesystem::path directory_;
+};
+
+}  // namespace
+
+TEST_F(ConfigTest, AMissingFileMeansTheDefaults)
+{
+    const auto settings = loadConfig(file(), {});
+    EXPECT_EQ(settings.systemReserve.memory, 256ull << 20);
+    EXPECT_EQ(settings.syncInterval, std::chrono::seconds(30));
+    EXPECT_EQ(settings.adminGroup, "resized");
+}
+
+TEST_F(ConfigTest, ReadsEveryKeyInPeoplesUnits)
+{
+    write(file(), "[Node]\nReservedCPU=1.5\nReservedMemory=1Gi\n"
+                  "[Sync]\nIntervalSec=2min\nRetryAttempts=7\nRetryIntervalSec=500ms\n"
+                  "[Update]\nReclaimTimeoutSec=10\nHistoryLimit=50\n"
+                  "[Authorization]\nGroup=wheel\n[Cgroup]\nDriver=cgroupfs\n"
+                  "[Paths]\nStateDirectory=/tmp/x\nPodmanSocket=/tmp/p.sock\nCgroupRoot=/tmp/cg\n");
+    const auto settings = loadConfig(file(), {});
+    EXPECT_EQ(settings.systemReserve, (core::Amounts{1500, 1ull << 30}));
+    EXPECT_EQ(settings.syncInterval, std::chrono::minutes(2));
+    EXPECT_EQ(settings.retryAttempts, 7u);
+    EXPECT_EQ(settings.retryInterval, std::chrono::milliseconds(500));
+    EXPECT_EQ(settings.defaultReclaimTimeout, std::chrono::seconds(10));
+    EXPECT_EQ(settings.historyLimit, 50u);
+    EXPECT_EQ(settings.adminGroup, "wheel");
+    EXPECT_EQ(settings.cgroupDriver, service::CgroupDriverChoice::Cgroupfs);
+    EXPECT_EQ(settings.stateDir, "/tmp/x");
+    EXPECT_EQ(settings.podmanSocket, "/tmp/p.sock");
+    EXPECT_EQ(settings.cgroupRoot, "/tmp/cg");
+}
+
+TEST_F(ConfigTest, DropInsApplyInLexicalOrderAfterTheMainFile)
+{
+    write(file(), "[Node]\nReservedCPU=100m\n");
+    write(directory_ / "resized.conf.d" / "20-late.conf", "[Node]\nReservedCPU=300m\n");
+    write(directory_ / "resized.conf.d" / "10-early.conf", "[Node]\nReservedCPU=200m\nReservedMemory=1Mi\n");
+    write(directory_ / "resized.conf.d" / "ignored.txt", "[Node]\nReservedCPU=999\n");
+    const auto settings = loadConfig(file(), {});
+    EXPECT_EQ(settings.systemReserve, (core::Amounts{300, 1ull << 20}));
+}
+
+TEST_F(ConfigTest, ABadFileNamesFileAndLine)
+{
+    write(file(), "[Node]\nReservedCPU=100m\nReservedMemory=lots\n");
+    try {
+        loadConfig(file(), {});
+        FAIL() << "a bad value was accepted";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(std::string(error.what()), file().string() + ":3: bad value \"lots\" for [Node] ReservedMemory");
+    }
+}
+
+TEST_F(ConfigTest, UnknownKeysAndSectionsAreRefused)
+{
+    write(file(), "[Node]\nReservedGPU=1\n");
+    EXPECT_THROW(loadConfig(file(), {}), ConfigError);
+    write(file(), "[Nodes]\nReservedCPU=1\n");
+    EXPECT_THROW(loadConfig(file(), {}), ConfigError);
+    write(file(), "[Cgroup]\nDriver=magic\n");
+    EXPECT_THROW(loadConfig(file(), {}), ConfigError);
+    write(file(), "[Sync]\nIntervalSec=0\n");
+    EXPECT_THROW(loadConfig(file(), {}), ConfigError);
+}
