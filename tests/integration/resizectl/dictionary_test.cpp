@@ -1,0 +1,84 @@
+#include <gtest/gtest.h>
+
+#include "core/resources.h"
+#include "resources_for_tests.h"
+#include "dictionary.h"
+
+namespace resized::ctl {
+namespace {
+
+using namespace std::chrono_literals;
+
+TEST(ResourceDictionary, CarriesOnlyTheNamedKeysWithContractTypes)
+{
+    core::Resources resources = cpuAndMemory(1500, std::nullopt);
+    resources.allowedCpus = "0-1";
+    const Dictionary dictionary = toDictionary(resources);
+
+    ASSERT_EQ(dictionary.size(), 2u);
+    EXPECT_EQ(dictionary.at("CpuMillis").peekValueType(), "t");
+    EXPECT_EQ(dictionary.at("CpuMillis").get<uint64_t>(), 1500u);
+    EXPECT_EQ(dictionary.at("AllowedCpus").peekValueType(), "s");
+    EXPECT_EQ(dictionary.at("AllowedCpus").get<std::string>(), "0-1");
+}
+
+TEST(ResourceDictionary, RoundTripsEveryResource)
+{
+    const core::Resources resources{
+        .cpuMillis = 250,
+        .memoryMax = core::kUnlimited,
+        .memoryHigh = 256ull << 20,
+        .cpuWeight = 100,
+        .allowedCpus = "",
+    };
+    EXPECT_EQ(resourcesFromDictionary(toDictionary(resources)), resources);
+}
+
+TEST(ResourceDictionary, SkipsKeysOfAnUnexpectedType)
+{
+    const Dictionary dictionary{{"CpuMillis", sdbus::Variant(std::string("1500m"))},
+                                {"MemoryMax", sdbus::Variant(uint64_t{512} << 20)},
+                                {"SomethingNewer", sdbus::Variant(uint64_t{1})}};
+    EXPECT_EQ(resourcesFromDictionary(dictionary), cpuAndMemory(std::nullopt, 512ull << 20));
+}
+
+TEST(OptionsDictionary, SendsOnlyWhatWasAsked)
+{
+    EXPECT_TRUE(toDictionary(UpdateOptions{}).empty());
+
+    const Dictionary dictionary = toDictionary(UpdateOptions{.force = true, .reclaimTimeout = 5s});
+    ASSERT_EQ(dictionary.size(), 2u);
+    EXPECT_TRUE(dictionary.at("Force").get<bool>());
+    EXPECT_EQ(dictionary.at("ReclaimTimeoutUSec").peekValueType(), "t");
+    EXPECT_EQ(dictionary.at("ReclaimTimeoutUSec").get<uint64_t>(), 5'000'000u);
+}
+
+TEST(Json, KeepsNumbersExactAndNestsDictionaries)
+{
+    const Dictionary status{
+        {"Workload", sdbus::Variant(std::string("web"))},
+        {"Generation", sdbus::Variant(uint64_t{3})},
+        {"Desired", sdbus::Variant(toDictionary(cpuAndMemory(std::nullopt, core::kUnlimited)))},
+        {"Object", sdbus::Variant(sdbus::ObjectPath("/io/resized1/workload/web"))},
+        {"Connected", sdbus::Variant(true)},
+    };
+    const nlohmann::json json = toJson(status);
+
+    EXPECT_EQ(json["Workload"], "web");
+    EXPECT_EQ(json["Generation"], 3u);
+    EXPECT_EQ(json["Desired"]["MemoryMax"].get<uint64_t>(), core::kUnlimited);
+    EXPECT_EQ(json["Object"], "/io/resized1/workload/web");
+    EXPECT_EQ(json["Connected"], true);
+    EXPECT_NE(json.dump().find("18446744073709551615"), std::string::npos);
+}
+
+TEST(Lookup, FallsBackOnMissingKeyOrOtherType)
+{
+    const Dictionary status{{"SyncState", sdbus::Variant(std::string("synchronized"))}};
+    EXPECT_EQ(lookup<std::string>(status, "SyncState"), "synchronized");
+    EXPECT_EQ(lookup<std::string>(status, "UpdateState", "unknown"), "unknown");
+    EXPECT_EQ(lookup<uint64_t>(status, "SyncState", 7), 7u);
+}
+
+}  // namespace
+}  // namespace resized::ctl

@@ -1,0 +1,210 @@
+#include <cstdlib>
+#include <ctime>
+
+#include <gtest/gtest.h>
+
+#include "core/resources.h"
+#include "resources_for_tests.h"
+#include "events.h"
+#include "node_format.h"
+#include "status_format.h"
+#include "table.h"
+#include "time_format.h"
+
+namespace resized::ctl {
+namespace {
+
+using namespace std::chrono_literals;
+
+// 2024-01-04 10:00:00 UTC
+constexpr uint64_t kUpdatedAtUSec = 1'704'362'400'000'000;
+const Clock::time_point kUpdatedAt{std::chrono::microseconds(kUpdatedAtUSec)};
+
+class UtcTimeZone : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        setenv("TZ", "UTC", 1);
+        tzset();
+    }
+};
+
+Dictionary exampleStatus()
+{
+    return Dictionary{
+        {"Workload", sdbus::Variant(std::string("web"))},
+        {"ContainerId", sdbus::Variant(std::string("3f2a9c"))},
+        {"CgroupPath", sdbus::Variant(std::string("/libpod_parent/libpod-3f2a9c"))},
+        {"Driver", sdbus::Variant(std::string("cgroupfs-v1"))},
+        {"Desired", sdbus::Variant(toDictionary(cpuAndMemory(1500, 512ull << 20)))},
+        {"Actual", sdbus::Variant(toDictionary(cpuAndMemory(1000, 512ull << 20)))},
+        {"SyncState", sdbus::Variant(std::string("drift_detected"))},
+        {"UpdateState", sdbus::Variant(std::string("success"))},
+        {"Message", sdbus::Variant(std::string("cpu changed behind our back"))},
+        {"Generation", sdbus::Variant(uint64_t{4})},
+        {"ObservedGeneration", sdbus::Variant(uint64_t{3})},
+        {"UpdatedAtUSec", sdbus::Variant(kUpdatedAtUSec)},
+    };
+}
+
+TEST(Table, PadsColumnsToTheWidestCell)
+{
+    Table table({"NAME", "SYNC"});
+    table.addRow({"web", "synchronized"});
+    table.addRow({"database", "failed"});
+
+    EXPECT_EQ(table.render(true), "NAME     SYNC\n"
+                                  "web      synchronized\n"
+                                  "database failed\n");
+    EXPECT_EQ(table.render(false), "web      synchronized\n"
+                                   "database failed\n");
+}
+
+TEST(Table, RefusesARowOfTheWrongShape)
+{
+    Table table({"NAME", "SYNC"});
+    EXPECT_THROW(table.addRow({"web"}), std::logic_error);
+}
+
+TEST(Timespan, ShowsTheTwoLargestUnits)
+{
+    EXPECT_EQ(formatTimespan(5s), "5s");
+    EXPECT_EQ(formatTimespan(5min + 3s), "5min 3s");
+    EXPECT_EQ(formatTimespan(2h + 1min + 7s), "2h 1min");
+    EXPECT_EQ(formatTimespan(2h + 7s), "2h");
+    EXPECT_EQ(formatTimespan(1500ms), "1s 500ms");
+    EXPECT_EQ(formatTimespan(0s), "0");
+}
+
+TEST_F(UtcTimeZone, TimestampIsLocalTimeAndAge)
+{
+    EXPECT_EQ(formatTimestamp(kUpdatedAtUSec, kUpdatedAt + 5min + 3s), "Thu 2024-01-04 10:00:00 UTC; 5min 3s ago");
+    EXPECT_EQ(formatTimestamp(kUpdatedAtUSec, kUpdatedAt + 3s + 250ms), "Thu 2024-01-04 10:00:00 UTC; 3s ago");
+    EXPECT_EQ(formatTimestamp(kUpdatedAtUSec, kUpdatedAt + 10ms + 22us), "Thu 2024-01-04 10:00:00 UTC; 10ms ago");
+    EXPECT_EQ(formatTimestamp(0, kUpdatedAt), "n/a");
+}
+
+TEST(IsoTimestamp, IsUtcWithMicroseconds)
+{
+    EXPECT_EQ(formatIsoTimestamp(kUpdatedAt + 1234us), "2024-01-04T10:00:00.001234Z");
+}
+
+TEST_F(UtcTimeZone, StatusBlockShowsEveryField)
+{
+    EXPECT_EQ(formatStatusBlock(exampleStatus(), kUpdatedAt + 2s),
+              "● web\n"
+              "       Container: 3f2a9c\n"
+              "          Cgroup: /libpod_parent/libpod-3f2a9c\n"
+              "          Driver: cgroupfs-v1\n"
+              "         Desired: cpu=1500m memory.max=512Mi\n"
+              "          Actual: cpu=1 memory.max=512Mi\n"
+              "      Sync state: drift_detected\n"
+              "    Update state: success\n"
+              "         Message: cpu changed behind our back\n"
+              "      Generation: 4 (observed 3)\n"
+              "         Updated: Thu 2024-01-04 10:00:00 UTC; 2s ago\n");
+}
+
+TEST(StatusBlock, LeavesOutAnEmptyMessageAndNamesMissingLimits)
+{
+    Dictionary status = exampleStatus();
+    status["Message"] = sdbus::Variant(std::string());
+    status["Desired"] = sdbus::Variant(Dictionary{});
+    const std::string block = formatStatusBlock(status, kUpdatedAt);
+
+    EXPECT_EQ(block.find("Message:"), std::string::npos);
+    EXPECT_NE(block.find("Desired: none\n"), std::string::npos);
+}
+
+TEST(StatusTable, ShowsTheLimitsInForce)
+{
+    Dictionary unmanaged{{"Workload", sdbus::Variant(std::string("batch"))}};
+    EXPECT_EQ(makeStatusTable({exampleStatus(), unmanaged}).render(true),
+              "NAME  SYNC           UPDATE  CPU MEMORY\n"
+              "web   drift_detected success 1   512Mi\n"
+              "batch unknown        unknown -   -\n");
+}
+
+TEST(Node, ShowsDaemonStateAndResourceTable)
+{
+    const Dictionary properties{
+        {"Version", sdbus::Variant(std::string("0.1.0"))},
+        {"CgroupVersion", sdbus::Variant(std::string("v1"))},
+        {"RuntimeConnected", sdbus::Variant(true)},
+        {"CpuCapacityMillis", sdbus::Variant(uint64_t{2000})},
+        {"CpuAllocatedMillis", sdbus::Variant(uint64_t{1500})},
+        {"CpuReservedMillis", sdbus::Variant(uint64_t{0})},
+        {"CpuAvailableMillis", sdbus::Variant(uint64_t{500})},
+        {"MemoryCapacity", sdbus::Variant(uint64_t{4} << 30)},
+        {"MemoryAllocated", sdbus::Variant(uint64_t{512} << 20)},
+        {"MemoryReserved", sdbus::Variant(uint64_t{0})},
+        {"MemoryAvailable", sdbus::Variant((uint64_t{4} << 30) - (uint64_t{512} << 20))},
+    };
+    EXPECT_EQ(formatNode(properties, true),
+              "       Version: 0.1.0\n"
+              "Cgroup version: v1\n"
+              "       Runtime: connected\n"
+              "\n"
+              "RESOURCE CAPACITY ALLOCATED RESERVED AVAILABLE\n"
+              "cpu      2        1500m     0        500m\n"
+              "memory   4Gi      512Mi     0        3584Mi\n");
+}
+
+TEST(Node, MarksPropertiesAnOlderDaemonLacks)
+{
+    const std::string text = formatNode(Dictionary{}, false);
+    EXPECT_NE(text.find("Runtime: unknown\n"), std::string::npos);
+    EXPECT_NE(text.find("cpu    - - - -\n"), std::string::npos);
+}
+
+TEST(Events, ResourcesAppliedIsALineAndAnObject)
+{
+    const Event event = resourcesAppliedEvent(kUpdatedAt, "web", toDictionary(cpuAndMemory(500, std::nullopt)));
+    EXPECT_EQ(event.text, "2024-01-04T10:00:00.000000Z web ResourcesApplied: cpu=500m");
+    EXPECT_EQ(event.json["event"], "ResourcesApplied");
+    EXPECT_EQ(event.json["workload"], "web");
+    EXPECT_EQ(event.json["actual"]["CpuMillis"], 500u);
+    EXPECT_EQ(event.json["timestamp"], "2024-01-04T10:00:00.000000Z");
+}
+
+TEST(Events, UpdateFailedCarriesTheErrorName)
+{
+    const Event event = updateFailedEvent(kUpdatedAt, "web", "io.resized1.Error.ApplyFailed", "runc said no");
+    EXPECT_EQ(event.text, "2024-01-04T10:00:00.000000Z web UpdateFailed: io.resized1.Error.ApplyFailed: runc said no");
+    EXPECT_EQ(event.json["error"], "io.resized1.Error.ApplyFailed");
+}
+
+TEST(Events, DriftShowsBothSides)
+{
+    const Event event = driftDetectedEvent(kUpdatedAt, "web", toDictionary(cpuAndMemory(1500, std::nullopt)),
+                                           toDictionary(cpuAndMemory(1000, std::nullopt)));
+    EXPECT_EQ(event.text, "2024-01-04T10:00:00.000000Z web DriftDetected: desired {cpu=1500m}, actual {cpu=1}");
+    EXPECT_EQ(event.json["desired"]["CpuMillis"], 1500u);
+    EXPECT_EQ(event.json["actual"]["CpuMillis"], 1000u);
+}
+
+TEST(Events, WorkloadPropertiesNameTheWorkload)
+{
+    const Dictionary changed{{"SyncState", sdbus::Variant(std::string("synchronized"))},
+                             {"Actual", sdbus::Variant(toDictionary(cpuAndMemory(std::nullopt, 1ull << 30)))}};
+    const Event event = propertiesChangedEvent(kUpdatedAt, "/io/resized1/workload/web_2d1", changed, {});
+    EXPECT_EQ(event.text,
+              "2024-01-04T10:00:00.000000Z web-1 PropertiesChanged: Actual={memory.max=1Gi} SyncState=synchronized");
+    EXPECT_EQ(event.json["workload"], "web-1");
+    EXPECT_EQ(event.json["changed"]["SyncState"], "synchronized");
+}
+
+TEST(Events, ManagerPropertiesShowQuantities)
+{
+    const Dictionary changed{{"CpuAvailableMillis", sdbus::Variant(uint64_t{500})},
+                             {"MemoryAvailable", sdbus::Variant(uint64_t{1} << 30)},
+                             {"RuntimeConnected", sdbus::Variant(false)}};
+    const Event event = propertiesChangedEvent(kUpdatedAt, "/io/resized1", changed, {"Version"});
+    EXPECT_EQ(event.text, "2024-01-04T10:00:00.000000Z manager PropertiesChanged: CpuAvailableMillis=500m "
+                          "MemoryAvailable=1Gi RuntimeConnected=false Version changed");
+    EXPECT_FALSE(event.json.contains("workload"));
+    EXPECT_EQ(event.json["invalidated"][0], "Version");
+}
+
+}  // namespace
+}  // namespace resized::ctl

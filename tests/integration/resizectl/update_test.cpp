@@ -1,0 +1,181 @@
+// resizectl's verbs doing their job: the limits end up in the container's
+// cgroup, and what resizectl shows is what the cgroup holds.
+
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "resizectl_fixture.h"
+#include "support/cgroup_v1.h"
+#include "support/wait.h"
+
+namespace resized::ctl {
+namespace {
+
+using integration::ScopedContainer;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+using namespace std::chrono_literals;
+
+constexpr uint64_t kMiB = 1ull << 20;
+
+TEST_F(ResizectlTest, SetWritesTheCgroupAndPrintsTheResultingStatus)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto result = resizectl({"set", container.name(), "--cpu", "500m", "--memory", "64Mi"});
+
+    ASSERT_EQ(result.exitStatus, 0) << result.standardError;
+    EXPECT_EQ(cgroupCpuMillis(container), 500u);
+    EXPECT_EQ(cgroupMemoryLimit(container), 64 * kMiB);
+    EXPECT_THAT(result.standardOutput, StartsWith("● " + container.name() + "\n"));
+    EXPECT_THAT(result.standardOutput, HasSubstr("Desired: cpu=500m memory.max=64Mi\n"));
+}
+
+TEST_F(ResizectlTest, StatusShowsWhatTheCgroupHolds)
+{
+    const ScopedContainer container(podman(), containerName());
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpu", "1.5", "--memory", "128Mi"}).exitStatus, 0);
+
+    const auto result = resizectl({"status", container.name()});
+
+    ASSERT_EQ(result.exitStatus, 0) << result.standardError;
+    EXPECT_THAT(result.standardOutput, HasSubstr("Actual: cpu=1500m memory.max=128Mi"));
+    EXPECT_THAT(result.standardOutput, HasSubstr("Sync state: synchronized\n"));
+    EXPECT_THAT(result.standardOutput, HasSubstr("Container: " + container.id() + "\n"));
+}
+
+TEST_F(ResizectlTest, JsonStatusUsesTheContractKeysAndExactNumbers)
+{
+    const ScopedContainer container(podman(), containerName());
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpu", "250m", "--memory", "max"}).exitStatus, 0);
+
+    const auto statuses = resizectlJson({"status", container.name()});
+
+    ASSERT_EQ(statuses.size(), 1u);
+    const auto& status = statuses[0];
+    EXPECT_EQ(status["Workload"], container.name());
+    EXPECT_EQ(status["ContainerId"], container.id());
+    EXPECT_EQ(status["Desired"]["CpuMillis"], 250u);
+    EXPECT_EQ(status["Desired"]["MemoryMax"].get<uint64_t>(), UINT64_MAX);
+    EXPECT_EQ(status["Actual"]["CpuMillis"], 250u);
+    EXPECT_TRUE(status["UpdatedAtUSec"].is_number_unsigned());
+}
+
+TEST_F(ResizectlTest, AContainerIdNamesItsWorkload)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto result = resizectl({"set", container.id().substr(0, 12), "--cpu", "300m"});
+
+    ASSERT_EQ(result.exitStatus, 0) << result.standardError;
+    EXPECT_EQ(cgroupCpuMillis(container), 300u);
+    EXPECT_THAT(result.standardOutput, StartsWith("● " + container.name() + "\n"));
+}
+
+TEST_F(ResizectlTest, ListAndStatusTableNameEveryWorkload)
+{
+    const ScopedContainer first(podman(), containerName("a"));
+    const ScopedContainer second(podman(), containerName("b"));
+    ASSERT_EQ(resizectl({"set", first.name(), "--cpu", "200m"}).exitStatus, 0);
+    ASSERT_EQ(resizectl({"set", second.name(), "--memory", "96Mi"}).exitStatus, 0);
+
+    const auto list = resizectl({"list", "--no-legend"});
+    ASSERT_EQ(list.exitStatus, 0) << list.standardError;
+    EXPECT_THAT(list.standardOutput, HasSubstr(first.name() + " "));
+    EXPECT_THAT(list.standardOutput, HasSubstr(second.name() + " "));
+    EXPECT_THAT(list.standardOutput, Not(HasSubstr("NAME")));
+
+    const auto table = resizectl({"status"});
+    ASSERT_EQ(table.exitStatus, 0) << table.standardError;
+    EXPECT_THAT(table.standardOutput, StartsWith("NAME "));
+    EXPECT_THAT(table.standardOutput, HasSubstr("96Mi"));
+    EXPECT_THAT(table.standardOutput, HasSubstr("200m"));
+}
+
+TEST_F(ResizectlTest, DryRunChangesNothing)
+{
+    const ScopedContainer container(podman(), containerName());
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpu", "400m"}).exitStatus, 0);
+
+    const auto result = resizectl({"set", container.name(), "--cpu", "700m", "--dry-run"});
+
+    ASSERT_EQ(result.exitStatus, 0) << result.standardError;
+    EXPECT_EQ(cgroupCpuMillis(container), 400u);
+}
+
+TEST_F(ResizectlTest, ValidateAllowsWhatFits)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto result = resizectl({"validate", container.name(), "--cpu", "100m", "--memory", "32Mi"});
+
+    EXPECT_EQ(result.exitStatus, 0) << result.standardError;
+    EXPECT_EQ(result.standardOutput, "allowed\n");
+    EXPECT_EQ(cgroupCpuMillis(container), std::nullopt);
+}
+
+TEST_F(ResizectlTest, ReconcileRepairsALimitChangedBehindTheDaemonsBack)
+{
+    // The daemon hears of the start from Podman's event stream a moment after
+    // `podman run` returns, and re-applies the desired state then; a drift
+    // made before that would be repaired without reconcile. A container
+    // created with a CPU limit shows the moment: the node's allocation grows.
+    const auto cpuAllocated = [] { return resizectlJson({"node"})["CpuAllocatedMillis"].get<uint64_t>(); };
+    const uint64_t allocatedBefore = cpuAllocated();
+    const ScopedContainer container(podman(), containerName(), {"--cpus", "0.1"});
+    ASSERT_TRUE(integration::waitUntil([&] { return cpuAllocated() == allocatedBefore + 100; }, 10s));
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpu", "500m"}).exitStatus, 0);
+    const integration::CgroupV1 cgroup(container.cgroupPath());
+    std::ofstream quota(cgroup.file("cpu", "cpu.cfs_quota_us"));
+    quota << cgroup.readNumber("cpu", "cpu.cfs_period_us") / 5 << std::flush;
+    ASSERT_TRUE(quota.good());
+    ASSERT_EQ(cgroupCpuMillis(container), 200u);
+
+    const auto result = resizectl({"reconcile", container.name()});
+
+    ASSERT_EQ(result.exitStatus, 0) << result.standardError;
+    EXPECT_TRUE(integration::waitUntil([&] { return cgroupCpuMillis(container) == 500u; }, 10s));
+}
+
+TEST_F(ResizectlTest, ForgetReleasesTheAllocationAndKeepsTheLimitsInForce)
+{
+    const ScopedContainer container(podman(), containerName());
+    const auto allocatedBefore = resizectlJson({"node"})["CpuAllocatedMillis"].get<uint64_t>();
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpu", "600m"}).exitStatus, 0);
+
+    const auto result = resizectl({"forget", container.name()});
+
+    ASSERT_EQ(result.exitStatus, 0) << result.standardError;
+    EXPECT_EQ(cgroupCpuMillis(container), 600u);
+    EXPECT_EQ(resizectlJson({"node"})["CpuAllocatedMillis"].get<uint64_t>(), allocatedBefore);
+    // The daemon may still show the container, but without a desired limit.
+    const auto status = resizectl({"--json", "status", container.name()});
+    if (status.exitStatus == 0) {
+        EXPECT_FALSE(nlohmann::json::parse(status.standardOutput)[0]["Desired"].contains("CpuMillis"));
+    } else {
+        EXPECT_EQ(status.exitStatus, 5) << status.standardError;
+    }
+}
+
+TEST_F(ResizectlTest, NodeShowsCapacityAndAllocation)
+{
+    const ScopedContainer container(podman(), containerName());
+    const auto before = resizectlJson({"node"});
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpu", "300m"}).exitStatus, 0);
+
+    const auto after = resizectlJson({"node"});
+
+    EXPECT_EQ(after["CgroupVersion"], "v1");
+    EXPECT_GT(after["CpuCapacityMillis"].get<uint64_t>(), 0u);
+    EXPECT_EQ(after["CpuAllocatedMillis"].get<uint64_t>() - before["CpuAllocatedMillis"].get<uint64_t>(), 300u);
+    const auto text = resizectl({"node"});
+    ASSERT_EQ(text.exitStatus, 0) << text.standardError;
+    EXPECT_THAT(text.standardOutput, HasSubstr("Cgroup version: v1\n"));
+    EXPECT_THAT(text.standardOutput, HasSubstr("\ncpu "));
+}
+
+}  // namespace
+}  // namespace resized::ctl

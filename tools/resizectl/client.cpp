@@ -1,0 +1,132 @@
+#include "client.h"
+
+#include "bus_label.h"
+
+namespace resized::ctl {
+
+namespace {
+
+constexpr const char* kBusName = "io.resized1";
+
+// Workload objects come and go, so their signals are matched by path prefix
+// rather than through one proxy per object.
+const std::string kWorkloadPropertiesMatch =
+    "type='signal',sender='io.resized1',interface='org.freedesktop.DBus.Properties',"
+    "member='PropertiesChanged',path_namespace='" +
+    std::string(kWorkloadPathPrefix.substr(0, kWorkloadPathPrefix.size() - 1)) + "'";
+
+const std::string kDaemonPresenceMatch =
+    "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
+    "member='NameOwnerChanged',arg0='io.resized1'";
+
+}  // namespace
+
+ManagerProxy::ManagerProxy(sdbus::IConnection& connection)
+    : ProxyInterfaces(connection, kBusName, std::string(kManagerPath))
+{
+    registerProxy();
+}
+
+ManagerProxy::~ManagerProxy()
+{
+    unregisterProxy();
+}
+
+void ManagerProxy::onResourcesApplied(const std::string& workload, const Dictionary& actual)
+{
+    if (sink_)
+        sink_->resourcesApplied(workload, actual);
+}
+
+void ManagerProxy::onDriftDetected(const std::string& workload, const Dictionary& desired, const Dictionary& actual)
+{
+    if (sink_)
+        sink_->driftDetected(workload, desired, actual);
+}
+
+void ManagerProxy::onUpdateFailed(const std::string& workload, const std::string& error, const std::string& message)
+{
+    if (sink_)
+        sink_->updateFailed(workload, error, message);
+}
+
+void ManagerProxy::onPropertiesChanged(const std::string& /*interfaceName*/, const Dictionary& changed,
+                                       const std::vector<std::string>& invalidated)
+{
+    if (sink_)
+        sink_->propertiesChanged(std::string(kManagerPath), changed, invalidated);
+}
+
+Client::Client()
+{
+    try {
+        connection_ = sdbus::createSystemBusConnection();
+        manager_ = std::make_unique<ManagerProxy>(*connection_);
+    } catch (const sdbus::Error& error) {
+        throw CommandError(ExitStatus::Failure, "cannot connect to the system bus: " + error.getMessage());
+    }
+}
+
+Client::~Client()
+{
+    stop();
+}
+
+void Client::setMethodCallTimeout(std::chrono::microseconds timeout)
+{
+    connection_->setMethodCallTimeout(timeout);
+}
+
+void Client::startEventDelivery(ManagerEvents& sink)
+{
+    manager_->setEventSink(&sink);
+    try {
+        matches_.push_back(connection_->addMatch(kWorkloadPropertiesMatch, [&sink](sdbus::Message& message) {
+            std::string interfaceName;
+            Dictionary changed;
+            std::vector<std::string> invalidated;
+            message >> interfaceName >> changed >> invalidated;
+            sink.propertiesChanged(message.getPath(), changed, invalidated);
+        }));
+        matches_.push_back(connection_->addMatch(kDaemonPresenceMatch, [&sink](sdbus::Message& message) {
+            std::string name, oldOwner, newOwner;
+            message >> name >> oldOwner >> newOwner;
+            sink.daemonPresenceChanged(!newOwner.empty());
+        }));
+    } catch (const sdbus::Error& error) {
+        throw toCommandError(error);
+    }
+    connection_->enterEventLoopAsync();
+    delivering_ = true;
+}
+
+void Client::stop()
+{
+    if (!delivering_)
+        return;
+    connection_->leaveEventLoop();
+    delivering_ = false;
+    matches_.clear();
+    manager_->setEventSink(nullptr);
+}
+
+CommandError Client::toCommandError(const sdbus::Error& error)
+{
+    const ExitStatus status = exitStatusForBusError(error.getName());
+    switch (status) {
+    case ExitStatus::DaemonNotRunning:
+        return CommandError(status, "resized is not running (io.resized1 has no owner on the system bus)");
+    case ExitStatus::AccessDenied:
+        // dbus-daemon's own refusal names its policy rule, not the reason.
+        if (error.getMessage().starts_with("Rejected send message"))
+            return CommandError(status, "access denied: the bus policy (io.resized1.conf) does not let "
+                                        "this user change limits");
+        return CommandError(status, error.getMessage());
+    case ExitStatus::NotSupported:
+        return CommandError(status, "not supported by this daemon version: " + error.getMessage());
+    default:
+        return CommandError(status, error.getMessage().empty() ? error.getName() : error.getMessage());
+    }
+}
+
+}  // namespace resized::ctl

@@ -1,0 +1,87 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include "dictionary.h"
+#include "exit_status.h"
+#include "manager_proxy.h"
+
+namespace resized::ctl {
+
+// What `watch` hears. The handlers run on the connection's event loop thread.
+class ManagerEvents {
+public:
+    virtual void resourcesApplied(const std::string& workload, const Dictionary& actual) = 0;
+    virtual void driftDetected(const std::string& workload, const Dictionary& desired, const Dictionary& actual) = 0;
+    virtual void updateFailed(const std::string& workload, const std::string& error, const std::string& message) = 0;
+    virtual void propertiesChanged(const std::string& objectPath, const Dictionary& changed,
+                                   const std::vector<std::string>& invalidated) = 0;
+    virtual void daemonPresenceChanged(bool present) = 0;
+
+protected:
+    ~ManagerEvents() = default;
+};
+
+class ManagerProxy final : public sdbus::ProxyInterfaces<io::resized1::Manager_proxy, sdbus::Properties_proxy> {
+public:
+    explicit ManagerProxy(sdbus::IConnection& connection);
+    ~ManagerProxy();
+
+    void setEventSink(ManagerEvents* sink) { sink_ = sink; }
+
+private:
+    void onResourcesApplied(const std::string& workload, const Dictionary& actual) override;
+    void onDriftDetected(const std::string& workload, const Dictionary& desired, const Dictionary& actual) override;
+    void onUpdateFailed(const std::string& workload, const std::string& error, const std::string& message) override;
+    void onPropertiesChanged(const std::string& interfaceName, const Dictionary& changed,
+                             const std::vector<std::string>& invalidated) override;
+
+    ManagerEvents* sink_ = nullptr;
+};
+
+// resizectl's one connection to resized on the system bus
+// (DBUS_SYSTEM_BUS_ADDRESS is honoured).
+class Client {
+public:
+    Client();
+    ~Client();
+
+    Client(const Client&) = delete;
+    Client& operator=(const Client&) = delete;
+
+    // Runs `call` on the Manager; a D-Bus error becomes a CommandError with
+    // the daemon's message and the exit status for its error name.
+    template <typename Call>
+    auto call(Call&& call) -> std::invoke_result_t<Call, ManagerProxy&>
+    {
+        try {
+            return call(*manager_);
+        } catch (const sdbus::Error& error) {
+            throw toCommandError(error);
+        }
+    }
+
+    // Long enough for an update that waits for memory reclaim.
+    void setMethodCallTimeout(std::chrono::microseconds timeout);
+
+    // Delivers every signal of the daemon's objects to `sink` until stop();
+    // the subscriptions are in place when this returns.
+    void startEventDelivery(ManagerEvents& sink);
+    void stop();
+
+private:
+    static CommandError toCommandError(const sdbus::Error& error);
+
+    std::unique_ptr<sdbus::IConnection> connection_;
+    std::unique_ptr<ManagerProxy> manager_;
+    std::vector<sdbus::Slot> matches_;
+    bool delivering_ = false;
+};
+
+}  // namespace resized::ctl

@@ -1,0 +1,92 @@
+#include "dictionary.h"
+
+#include <cstdint>
+#include <vector>
+
+#include <sdbus-c++/Types.h>
+
+namespace resized::ctl {
+
+Dictionary toDictionary(const core::Resources& resources)
+{
+    Dictionary dictionary;
+    if (resources.cpuMillis)
+        dictionary.emplace("CpuMillis", *resources.cpuMillis);
+    if (resources.memoryMax)
+        dictionary.emplace("MemoryMax", *resources.memoryMax);
+    if (resources.memoryHigh)
+        dictionary.emplace("MemoryHigh", *resources.memoryHigh);
+    if (resources.cpuWeight)
+        dictionary.emplace("CpuWeight", *resources.cpuWeight);
+    if (resources.allowedCpus)
+        dictionary.emplace("AllowedCpus", *resources.allowedCpus);
+    return dictionary;
+}
+
+Dictionary toDictionary(const UpdateOptions& options)
+{
+    Dictionary dictionary;
+    if (options.dryRun)
+        dictionary.emplace("DryRun", true);
+    if (options.force)
+        dictionary.emplace("Force", true);
+    if (options.defer)
+        dictionary.emplace("Defer", true);
+    if (options.reclaimTimeout)
+        dictionary.emplace("ReclaimTimeoutUSec", static_cast<uint64_t>(options.reclaimTimeout->count()));
+    return dictionary;
+}
+
+core::Resources resourcesFromDictionary(const Dictionary& dictionary)
+{
+    return core::Resources{
+        .cpuMillis = find<uint64_t>(dictionary, "CpuMillis"),
+        .memoryMax = find<uint64_t>(dictionary, "MemoryMax"),
+        .memoryHigh = find<uint64_t>(dictionary, "MemoryHigh"),
+        .cpuWeight = find<uint64_t>(dictionary, "CpuWeight"),
+        .allowedCpus = find<std::string>(dictionary, "AllowedCpus"),
+    };
+}
+
+nlohmann::json toJson(const sdbus::Variant& value)
+{
+    const std::string type = value.peekValueType();
+    if (type == "s")
+        return value.get<std::string>();
+    if (type == "o")
+        return std::string(value.get<sdbus::ObjectPath>());
+    if (type == "b")
+        return value.get<bool>();
+    if (type == "y")
+        return value.get<uint8_t>();
+    if (type == "q")
+        return value.get<uint16_t>();
+    if (type == "u")
+        return value.get<uint32_t>();
+    if (type == "t")
+        return value.get<uint64_t>();
+    if (type == "n")
+        return value.get<int16_t>();
+    if (type == "i")
+        return value.get<int32_t>();
+    if (type == "x")
+        return value.get<int64_t>();
+    if (type == "d")
+        return value.get<double>();
+    if (type == "as")
+        return value.get<std::vector<std::string>>();
+    if (type == "a{sv}")
+        return toJson(value.get<Dictionary>());
+    // Keep the key visible even for a type this client cannot show.
+    return nlohmann::json{{"unsupported_dbus_type", type}};
+}
+
+nlohmann::json toJson(const Dictionary& dictionary)
+{
+    nlohmann::json object = nlohmann::json::object();
+    for (const auto& [key, value] : dictionary)
+        object[key] = toJson(value);
+    return object;
+}
+
+}  // namespace resized::ctl

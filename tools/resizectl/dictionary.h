@@ -1,0 +1,58 @@
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+
+#include <nlohmann/json.hpp>
+#include <sdbus-c++/Types.h>
+
+#include "core/resources.h"
+
+namespace resized::ctl {
+
+// The a{sv} of the D-Bus contract.
+using Dictionary = std::map<std::string, sdbus::Variant>;
+
+struct UpdateOptions {
+    bool dryRun = false;
+    bool force = false;
+    bool defer = false;
+    std::optional<std::chrono::microseconds> reclaimTimeout;
+};
+
+// Only the keys a request names are sent: a missing key leaves that resource
+// (or option) as the daemon has it.
+Dictionary toDictionary(const core::Resources& resources);
+Dictionary toDictionary(const UpdateOptions& options);
+
+// The resources a status dictionary (Desired, Actual, a signal's payload)
+// carries; keys this client does not know, or of an unexpected type, are
+// left out rather than failing the whole answer.
+core::Resources resourcesFromDictionary(const Dictionary& dictionary);
+
+// Machine output: D-Bus values as JSON, numbers kept exact (UINT64_MAX
+// stays 18446744073709551615, meaning "no limit" as on the bus).
+nlohmann::json toJson(const sdbus::Variant& value);
+nlohmann::json toJson(const Dictionary& dictionary);
+
+// The value of `key` if the dictionary holds it with type T.
+template <typename T>
+std::optional<T> find(const Dictionary& dictionary, const std::string& key)
+{
+    const auto it = dictionary.find(key);
+    if (it == dictionary.end() || !it->second.containsValueOfType<T>())
+        return std::nullopt;
+    return it->second.get<T>();
+}
+
+// The value of `key`, or `fallback` when it is missing or of another type.
+template <typename T>
+T lookup(const Dictionary& dictionary, const std::string& key, T fallback = T{})
+{
+    return find<T>(dictionary, key).value_or(std::move(fallback));
+}
+
+}  // namespace resized::ctl

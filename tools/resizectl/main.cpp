@@ -1,0 +1,69 @@
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "build_config.h"
+#include "verbs/verb.h"
+
+namespace {
+
+constexpr const char* kDescription =
+    "resizectl: change the CPU and memory limits of running containers in place, through resized.\n"
+    "Talks to the daemon io.resized1 on the system bus.";
+
+constexpr const char* kFooter =
+    "Quantities: CPU as 1.5, 1500m or 2 (CPUs); memory as 512Mi, 2G or bytes; 'max' means no limit.\n"
+    "Exit status: 0 success, 1 failure, 2 usage error, 3 change refused (validate), 4 invalid argument,\n"
+    "5 no such workload, 6 insufficient resources, 7 infeasible, 8 memory in use, 9 apply failed,\n"
+    "10 runtime unavailable, 11 access denied, 12 resized not running, 13 not supported.\n"
+    "See resizectl(1).";
+
+}  // namespace
+
+int main(int argc, char** argv)
+{
+    using namespace resized::ctl;
+
+    CLI::App app(kDescription, "resizectl");
+    // Global options may follow the verb, as in `resizectl list --json`.
+    app.fallthrough();
+    app.require_subcommand(1);
+    app.footer(kFooter);
+    app.set_version_flag("--version", RESIZED_VERSION, "Print the version and exit");
+
+    GlobalOptions options;
+    bool noLegend = false;
+    app.add_flag("--json", options.json, "Machine-readable output: JSON, D-Bus key names, exact integers");
+    app.add_flag("--no-legend", noLegend, "Leave out column headers, footers and hints");
+
+    VerbAction selected;
+    addStatusVerb(app, selected);
+    addListVerb(app, selected);
+    addSetVerb(app, selected);
+    addValidateVerb(app, selected);
+    addNodeVerb(app, selected);
+    addReconcileVerb(app, selected);
+    addForgetVerb(app, selected);
+    addHistoryVerb(app, selected);
+    addWatchVerb(app, selected);
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& error) {
+        // --help and --version are "errors" with exit code 0.
+        return app.exit(error) == 0 ? static_cast<int>(ExitStatus::Success) : static_cast<int>(ExitStatus::Usage);
+    }
+    options.legend = !noLegend;
+
+    Session session(options);
+    try {
+        return static_cast<int>(selected(session));
+    } catch (const CommandError& error) {
+        printError(error.what());
+        return static_cast<int>(error.status());
+    } catch (const std::exception& error) {
+        printError(error.what());
+        return static_cast<int>(ExitStatus::Failure);
+    }
+}

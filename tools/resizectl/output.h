@@ -1,0 +1,34 @@
+#pragma once
+
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "dictionary.h"
+#include "table.h"
+
+namespace resized::ctl {
+
+struct GlobalOptions {
+    bool json = false;
+    bool legend = true;
+};
+
+// "resizectl: <message>" on stderr, the one way errors are reported.
+void printError(std::string_view message);
+
+void printJson(const nlohmann::json& value);
+
+// The table, then "N <noun>s listed." as systemctl ends its lists; --no-legend
+// leaves only the rows.
+void printTable(const Table& table, const GlobalOptions& options, std::string_view noun);
+
+// One status dictionary: a detailed block, or one JSON object with --json.
+void printStatus(const Dictionary& status, const GlobalOptions& options);
+
+// Status dictionaries: detailed blocks separated by blank lines, or one JSON
+// array with --json.
+void printStatuses(const std::vector<Dictionary>& statuses, const GlobalOptions& options);
+
+}  // namespace resized::ctl

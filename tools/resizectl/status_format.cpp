@@ -1,0 +1,82 @@
+#include "status_format.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <utility>
+
+#include "core/quantity.h"
+
+namespace resized::ctl {
+
+namespace {
+
+std::string formatGeneration(const Dictionary& status)
+{
+    return std::to_string(lookup<uint64_t>(status, "Generation")) + " (observed " +
+           std::to_string(lookup<uint64_t>(status, "ObservedGeneration")) + ")";
+}
+
+template <typename Format>
+std::string formatOptional(const std::optional<uint64_t>& value, Format format)
+{
+    return value ? format(*value) : "-";
+}
+
+}  // namespace
+
+std::string describeResources(const Dictionary& resources)
+{
+    const core::Resources decoded = resourcesFromDictionary(resources);
+    return decoded.empty() ? "none" : core::describe(decoded);
+}
+
+std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
+{
+    const auto desired = lookup<Dictionary>(status, "Desired");
+    const auto actual = lookup<Dictionary>(status, "Actual");
+    const std::string message = lookup<std::string>(status, "Message");
+
+    std::vector<std::pair<std::string, std::string>> fields{
+        {"Container", lookup<std::string>(status, "ContainerId", "-")},
+        {"Cgroup", lookup<std::string>(status, "CgroupPath", "-")},
+        {"Driver", lookup<std::string>(status, "Driver", "-")},
+        {"Desired", describeResources(desired)},
+        {"Actual", describeResources(actual)},
+        {"Sync state", lookup<std::string>(status, "SyncState", "unknown")},
+        {"Update state", lookup<std::string>(status, "UpdateState", "unknown")},
+    };
+    if (!message.empty())
+        fields.emplace_back("Message", message);
+    fields.emplace_back("Generation", formatGeneration(status));
+    fields.emplace_back("Updated", formatTimestamp(lookup<uint64_t>(status, "UpdatedAtUSec"), now));
+
+    size_t labelWidth = 0;
+    for (const auto& field : fields)
+        labelWidth = std::max(labelWidth, field.first.size());
+
+    std::string out = "● " + lookup<std::string>(status, "Workload") + '\n';
+    for (const auto& [label, value] : fields) {
+        // Right-aligned labels, indented under the bullet like systemctl.
+        out.append(labelWidth - label.size() + 4, ' ');
+        out += label + ": " + value + '\n';
+    }
+    return out;
+}
+
+Table makeStatusTable(const std::vector<Dictionary>& statuses)
+{
+    Table table({"NAME", "SYNC", "UPDATE", "CPU", "MEMORY"});
+    for (const auto& status : statuses) {
+        const core::Resources actual = resourcesFromDictionary(lookup<Dictionary>(status, "Actual"));
+        table.addRow({
+            lookup<std::string>(status, "Workload"),
+            lookup<std::string>(status, "SyncState", "unknown"),
+            lookup<std::string>(status, "UpdateState", "unknown"),
+            formatOptional(actual.cpuMillis, core::formatCpuMillis),
+            formatOptional(actual.memoryMax, core::formatBytes),
+        });
+    }
+    return table;
+}
+
+}  // namespace resized::ctl

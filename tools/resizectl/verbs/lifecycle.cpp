@@ -1,0 +1,35 @@
+#include <string>
+
+#include "verbs/verb.h"
+
+namespace resized::ctl {
+
+void addForgetVerb(CLI::App& app, VerbAction& selected)
+{
+    auto* command = app.add_subcommand(
+        "forget", "Drop a workload's desired state and release its allocation; its limits stay as they are");
+    auto workload = std::make_shared<std::string>();
+    command->add_option("workload", *workload, "Container name or ID")->required();
+    command->callback([&selected, workload] {
+        selected = [workload](Session& session) {
+            session.client().call([&](ManagerProxy& manager) { manager.Forget(*workload); });
+            return ExitStatus::Success;
+        };
+    });
+}
+
+void addReconcileVerb(CLI::App& app, VerbAction& selected)
+{
+    auto* command = app.add_subcommand(
+        "reconcile", "Re-read the actual limits now and repair any drift from the desired state");
+    auto workload = std::make_shared<std::string>();
+    command->add_option("workload", *workload, "Container name or ID; without one, every workload");
+    command->callback([&selected, workload] {
+        selected = [workload](Session& session) {
+            session.client().call([&](ManagerProxy& manager) { manager.Reconcile(*workload); });
+            return ExitStatus::Success;
+        };
+    });
+}
+
+}  // namespace resized::ctl

@@ -1,0 +1,32 @@
+#include <iostream>
+
+#include "node_format.h"
+#include "verbs/verb.h"
+
+namespace resized::ctl {
+
+namespace {
+
+ExitStatus showNode(Session& session)
+{
+    const Dictionary properties = session.client().call(
+        [](ManagerProxy& manager) { return manager.GetAll(io::resized1::Manager_proxy::INTERFACE_NAME); });
+    if (session.options().json)
+        printJson(toJson(properties));
+    else
+        std::cout << formatNode(properties, session.options().legend);
+    return ExitStatus::Success;
+}
+
+}  // namespace
+
+void addNodeVerb(CLI::App& app, VerbAction& selected)
+{
+    auto* command = app.add_subcommand("node", "Show the node's capacity, allocations and daemon state");
+    command->footer("Available = Capacity - Allocated - Reserved, per resource. Capacity is the node's total\n"
+                    "less the configured system reserve. Raising a workload's limit needs the difference\n"
+                    "to be available; lowering one is always admitted.");
+    command->callback([&selected] { selected = showNode; });
+}
+
+}  // namespace resized::ctl

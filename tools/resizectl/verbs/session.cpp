@@ -1,0 +1,12 @@
+#include "verbs/verb.h"
+
+namespace resized::ctl {
+
+Client& Session::client()
+{
+    if (!client_)
+        client_ = std::make_unique<Client>();
+    return *client_;
+}
+
+}  // namespace resized::ctl

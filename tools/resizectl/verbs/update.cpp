@@ -1,0 +1,104 @@
+#include <chrono>
+#include <iostream>
+#include <string>
+
+#include "arguments.h"
+#include "verbs/resource_options.h"
+#include "verbs/verb.h"
+
+namespace resized::ctl {
+
+namespace {
+
+// sd-bus's own default; an update that waits for memory reclaim may take
+// the reclaim timeout on top of it.
+constexpr std::chrono::seconds kMethodCallTimeout{25};
+
+struct UpdateRequest {
+    std::string workload;
+    core::Resources resources;
+    UpdateOptions options;
+};
+
+ExitStatus update(Session& session, const UpdateRequest& request)
+{
+    Client& client = session.client();
+    const auto reclaimTimeout = request.options.reclaimTimeout.value_or(std::chrono::microseconds(0));
+    client.setMethodCallTimeout(kMethodCallTimeout + reclaimTimeout);
+    const Dictionary status = client.call([&](ManagerProxy& manager) {
+        return manager.UpdateResources(request.workload, toDictionary(request.resources),
+                                       toDictionary(request.options));
+    });
+    printStatus(status, session.options());
+    return ExitStatus::Success;
+}
+
+ExitStatus validate(Session& session, const UpdateRequest& request)
+{
+    const auto [allowed, reason] = session.client().call([&](ManagerProxy& manager) {
+        return manager.ValidateResourceUpdate(request.workload, toDictionary(request.resources));
+    });
+    if (session.options().json)
+        printJson({{"allowed", allowed}, {"reason", reason}});
+    else if (allowed)
+        std::cout << "allowed\n";
+    else
+        std::cout << "refused: " << reason << '\n';
+    return allowed ? ExitStatus::Success : ExitStatus::Refused;
+}
+
+void addWorkloadArgument(CLI::App& command, UpdateRequest& request)
+{
+    command.add_option("workload", request.workload, "Container name or ID")->required();
+}
+
+}  // namespace
+
+void addSetVerb(CLI::App& app, VerbAction& selected)
+{
+    auto* command = app.add_subcommand("set", "Change the limits of a running workload in place");
+    auto request = std::make_shared<UpdateRequest>();
+    addWorkloadArgument(*command, *request);
+    addResourceOptions(*command, request->resources);
+
+    auto* options = command->add_option_group("Update options");
+    options->add_flag("--dry-run", request->options.dryRun, "Decide and report, change nothing");
+    options->add_flag("--force", request->options.force, "Allow a memory limit below the current usage");
+    options->add_flag("--defer", request->options.defer,
+                      "If capacity is short now, queue the change until it frees instead of failing");
+    options
+        ->add_option_function<std::string>(
+            "--reclaim-timeout",
+            [request](const std::string& text) {
+                request->options.reclaimTimeout = parseTimespan(text);
+                if (!request->options.reclaimTimeout)
+                    throw CLI::ValidationError("--reclaim-timeout", "'" + text + "' is not a time span");
+            },
+            "How long a memory shrink may wait for reclaim: 5s, 500ms, 1min")
+        ->type_name("TIME");
+
+    command->footer("All named resources change together or not at all. Prints the resulting status.\n"
+                    "Examples:\n"
+                    "  resizectl set web --cpu 1.5 --memory 512Mi\n"
+                    "  resizectl set web --memory 256Mi --reclaim-timeout 10s\n"
+                    "  resizectl set web --cpu max --dry-run");
+    command->callback([&selected, request] {
+        selected = [request](Session& session) { return update(session, *request); };
+    });
+}
+
+void addValidateVerb(CLI::App& app, VerbAction& selected)
+{
+    auto* command = app.add_subcommand("validate", "Ask whether a change would be admitted, without making it");
+    auto request = std::make_shared<UpdateRequest>();
+    addWorkloadArgument(*command, *request);
+    addResourceOptions(*command, request->resources);
+    command->footer("Prints \"allowed\" (exit status 0) or \"refused: <reason>\" (exit status 3).\n"
+                    "Example:\n"
+                    "  resizectl validate web --cpu 4 --memory 8Gi");
+    command->callback([&selected, request] {
+        selected = [request](Session& session) { return validate(session, *request); };
+    });
+}
+
+}  // namespace resized::ctl

@@ -1,0 +1,42 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+
+#include <CLI/CLI.hpp>
+
+#include "client.h"
+#include "exit_status.h"
+#include "output.h"
+
+namespace resized::ctl {
+
+// What a verb runs with: the global options, and the daemon connection made
+// on first use, so that --help and purely local verbs need no bus.
+class Session {
+public:
+    explicit Session(GlobalOptions options) : options_(options) {}
+
+    const GlobalOptions& options() const { return options_; }
+    Client& client();
+
+private:
+    GlobalOptions options_;
+    std::unique_ptr<Client> client_;
+};
+
+using VerbAction = std::function<ExitStatus(Session&)>;
+
+// Each verb adds its subcommand to `app`. When the command line names the
+// verb, its callback stores in `selected` what to run once parsing is done.
+void addStatusVerb(CLI::App& app, VerbAction& selected);
+void addSetVerb(CLI::App& app, VerbAction& selected);
+void addValidateVerb(CLI::App& app, VerbAction& selected);
+void addListVerb(CLI::App& app, VerbAction& selected);
+void addNodeVerb(CLI::App& app, VerbAction& selected);
+void addForgetVerb(CLI::App& app, VerbAction& selected);
+void addReconcileVerb(CLI::App& app, VerbAction& selected);
+void addHistoryVerb(CLI::App& app, VerbAction& selected);
+void addWatchVerb(CLI::App& app, VerbAction& selected);
+
+}  // namespace resized::ctl
