@@ -54,7 +54,10 @@ std::string PodmanCli::runContainer(const std::string& name,
         throw std::runtime_error(describe(arguments) + " failed: " +
                                  result.standardError);
     }
-    return withoutTrailingNewline(result.standardOutput);
+    // With --replace, Podman names the replaced container on a line of its
+    // own before the new ID.
+    const std::string output = withoutTrailingNewline(result.standardOutput);
+    return output.substr(output.find_last_of('\n') + 1);
 }
 
 bool PodmanCli::remove(const std::string& name) const

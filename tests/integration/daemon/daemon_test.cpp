@@ -1,0 +1,107 @@
+#include "daemon_test.h"
+
+#include "support/command.h"
+#include "support/wait.h"
+
+#include <cctype>
+#include <fstream>
+#include <iostream>
+#include <stdexcept>
+
+namespace resized::integration
+{
+
+namespace
+{
+
+// A test's name as a container and folder name: "Suite/Test/0" becomes
+// "suite-test-0".
+std::string currentTestLabel()
+{
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    std::string label;
+    for (const unsigned char c : std::string(test->test_suite_name()) + "-" + test->name())
+    {
+        label += std::isalnum(c) != 0 ? static_cast<char>(std::tolower(c)) : '-';
+    }
+    return label;
+}
+
+} // namespace
+
+void DaemonTest::SetUp()
+{
+    IntegrationTest::SetUp();
+    if (IsSkipped())
+    {
+        return;
+    }
+    podman_.emplace(environment());
+    daemonOptions_ = DaemonOptions::forEnvironment(environment());
+    const auto directory = environment().directory / "daemon-tests" / currentTestLabel();
+    daemonOptions_.stateDirectory = directory / "state";
+    daemonOptions_.logFile = directory / "resized.log";
+    daemonOptions_.configFile = directory / "resized.conf";
+    std::filesystem::create_directories(directory);
+    // The periodic sync stays out of the way: every reconciliation a test
+    // sees is one it asked for.
+    std::ofstream(daemonOptions_.configFile)
+        << "[Node]\n"
+        << "ReservedCPU=" << reservedCpuMillis << "m\n"
+        << "ReservedMemory=" << reservedMemory / mebibyte << "Mi\n"
+        << "[Sync]\n"
+        << "IntervalSec=3600\n";
+    startDaemon();
+}
+
+void DaemonTest::TearDown()
+{
+    if (daemon_ && HasFailure())
+    {
+        std::cerr << "The daemon's log ends with:\n" << daemon_->log() << "\n";
+    }
+}
+
+void DaemonTest::startDaemon()
+{
+    client_.reset();
+    daemon_.reset();
+    daemon_.emplace(daemonOptions_);
+    client_.emplace();
+}
+
+ScopedContainer DaemonTest::runContainer(const std::string& suffix,
+                                         const std::vector<std::string>& podmanArguments)
+{
+    return ScopedContainer(podman(), containerName(suffix), podmanArguments);
+}
+
+std::string DaemonTest::containerName(const std::string& suffix) const
+{
+    return currentTestLabel() + "-" + suffix;
+}
+
+bool DaemonTest::cpuAllocationReaches(std::uint64_t millis)
+{
+    return waitUntil([&] { return client().managerNumber("CpuAllocatedMillis") == millis; },
+                     std::chrono::seconds(30));
+}
+
+std::string DaemonTest::callAsNobody(const std::vector<std::string>& arguments)
+{
+    std::vector<std::string> argv{"runuser", "-u", "nobody", "--", BUS_CALLER_BINARY};
+    argv.insert(argv.end(), arguments.begin(), arguments.end());
+    const CommandResult result = runCommand(argv);
+    if (!result.succeeded())
+    {
+        throw std::runtime_error("bus_caller failed: " + result.standardError);
+    }
+    std::string output = result.standardOutput;
+    while (!output.empty() && output.back() == '\n')
+    {
+        output.pop_back();
+    }
+    return output;
+}
+
+} // namespace resized::integration

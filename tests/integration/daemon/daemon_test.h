@@ -1,0 +1,62 @@
+#pragma once
+
+#include "cgroup_limits.h"
+#include "resized_client.h"
+#include "resource_values.h"
+
+#include "support/daemon_process.h"
+#include "support/integration_test.h"
+#include "support/podman_cli.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace resized::integration
+{
+
+// Every test gets a resized of its own on the private bus of with-testenv.sh,
+// with fresh state and a configuration with a known system reserve; its
+// containers are ScopedContainers of the test, so nothing outlives it.
+class DaemonTest : public IntegrationTest
+{
+  protected:
+    static constexpr std::uint64_t reservedCpuMillis = 250;
+    static constexpr std::uint64_t reservedMemory = 512 * mebibyte;
+
+    void SetUp() override;
+    void TearDown() override;
+
+    // Starts the daemon with this test's state directory (again, after a
+    // stop or a kill).
+    void startDaemon();
+    DaemonProcess& daemon() { return *daemon_; }
+    ResizedClient& client() { return *client_; }
+    const PodmanCli& podman() const { return *podman_; }
+
+    // A running container named after the test (and suffix).
+    ScopedContainer runContainer(const std::string& suffix,
+                                 const std::vector<std::string>& podmanArguments = {});
+    std::string containerName(const std::string& suffix) const;
+
+    // The node's allocatable CPU as the daemon reports it.
+    std::uint64_t cpuCapacity() { return client().managerNumber("CpuCapacityMillis"); }
+
+    // Waits until CpuAllocatedMillis is millis; false on timeout. After
+    // starting a container with a CPU limit, this tells that the daemon has
+    // handled its start event.
+    bool cpuAllocationReaches(std::uint64_t millis);
+
+    // `bus_caller ARGUMENTS` run as the unprivileged user nobody; its output is
+    // "ok" or the D-Bus error name of the call.
+    static std::string callAsNobody(const std::vector<std::string>& arguments);
+
+  private:
+    std::optional<PodmanCli> podman_;
+    DaemonOptions daemonOptions_;
+    std::optional<DaemonProcess> daemon_;
+    std::optional<ResizedClient> client_;
+};
+
+} // namespace resized::integration

@@ -1,0 +1,170 @@
+// The Manager object against the machine it runs on: capacity, cgroup
+// version, runtime connection, and the contract's members in introspection.
+
+#include "daemon_test.h"
+
+#include <linux/magic.h>
+#include <sched.h>
+#include <sys/statfs.h>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <set>
+
+namespace resized::integration
+{
+namespace
+{
+
+using ::testing::IsEmpty;
+using ::testing::IsSupersetOf;
+using ::testing::Not;
+
+std::uint64_t affinityCpuCount()
+{
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
+    {
+        throw std::runtime_error("sched_getaffinity failed");
+    }
+    return static_cast<std::uint64_t>(CPU_COUNT(&mask));
+}
+
+std::uint64_t memTotal()
+{
+    std::ifstream meminfo("/proc/meminfo");
+    std::string key;
+    std::uint64_t kibibytes = 0;
+    std::string unit;
+    while (meminfo >> key >> kibibytes >> unit)
+    {
+        if (key == "MemTotal:")
+        {
+            return kibibytes * 1024;
+        }
+    }
+    throw std::runtime_error("/proc/meminfo has no MemTotal");
+}
+
+std::string hostCgroupVersion()
+{
+    struct statfs filesystem{};
+    if (statfs("/sys/fs/cgroup", &filesystem) != 0)
+    {
+        throw std::runtime_error("cannot statfs /sys/fs/cgroup");
+    }
+    return filesystem.f_type == CGROUP2_SUPER_MAGIC ? "v2" : "v1";
+}
+
+// The members of one interface in an introspection document, each as
+// "method NAME", "signal NAME" or "property NAME TYPE".
+std::set<std::string> membersOf(const std::string& xml, const std::string& interface)
+{
+    const auto start = xml.find("<interface name=\"" + interface + "\">");
+    if (start == std::string::npos)
+    {
+        return {};
+    }
+    const auto end = xml.find("</interface>", start);
+    const std::string block = xml.substr(start, end - start);
+    static const std::regex member(
+        R"re(<(method|signal) name="([^"]+)"|<property name="([^"]+)" type="([^"]+)")re");
+    std::set<std::string> members;
+    for (auto match = std::sregex_iterator(block.begin(), block.end(), member);
+         match != std::sregex_iterator(); ++match)
+    {
+        members.insert((*match)[1].matched
+                           ? (*match)[1].str() + " " + (*match)[2].str()
+                           : "property " + (*match)[3].str() + " " + (*match)[4].str());
+    }
+    return members;
+}
+
+using ManagerTest = DaemonTest;
+
+TEST_F(ManagerTest, CapacityIsTheMachineLessTheConfiguredReserve)
+{
+    EXPECT_EQ(client().managerNumber("CpuCapacityMillis"),
+              affinityCpuCount() * 1000 - reservedCpuMillis);
+    EXPECT_EQ(client().managerNumber("MemoryCapacity"), memTotal() - reservedMemory);
+}
+
+TEST_F(ManagerTest, NothingIsAllocatedOrReservedOnAnIdleNode)
+{
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 0U);
+    EXPECT_EQ(client().managerNumber("MemoryAllocated"), 0U);
+    EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
+    EXPECT_EQ(client().managerNumber("MemoryReserved"), 0U);
+    EXPECT_EQ(client().managerNumber("CpuAvailableMillis"), cpuCapacity());
+    EXPECT_EQ(client().managerNumber("MemoryAvailable"),
+              client().managerNumber("MemoryCapacity"));
+}
+
+// Admission counts what running containers resized does not manage were
+// created with, including containers started after resized itself.
+TEST_F(ManagerTest, ContainerStartedLaterCountsItsCreateTimeLimit)
+{
+    const auto container = runContainer("unmanaged", {"--cpus=1.5"});
+
+    EXPECT_TRUE(cpuAllocationReaches(1500))
+        << "CpuAllocatedMillis is " << client().managerNumber("CpuAllocatedMillis");
+    const auto other = runContainer("other");
+    const auto [allowed, reason] = client().validateResourceUpdate(
+        other.name(), ResourceValues{.cpuMillis = cpuCapacity() - 1000}.toDictionary());
+    EXPECT_FALSE(allowed) << "1500m are taken, yet " << cpuCapacity() - 1000
+                          << "m more of " << cpuCapacity() << "m were allowed";
+}
+
+TEST_F(ManagerTest, DescribesTheNodeAndItsRuntime)
+{
+    EXPECT_EQ(client().managerProperty("CgroupVersion").get<std::string>(),
+              hostCgroupVersion());
+    EXPECT_THAT(client().managerProperty("Version").get<std::string>(), Not(IsEmpty()));
+    EXPECT_TRUE(client().managerProperty("RuntimeConnected").get<bool>());
+}
+
+TEST_F(ManagerTest, IntrospectionListsEveryMemberOfTheContract)
+{
+    const std::string xml = client().introspect(managerPath);
+
+    EXPECT_THAT(membersOf(xml, managerInterface),
+                IsSupersetOf<std::set<std::string>>({
+                    "method UpdateResources",
+                    "method ValidateResourceUpdate",
+                    "method GetResourceStatus",
+                    "method ListWorkloads",
+                    "method Reconcile",
+                    "method Forget",
+                    "signal ResourcesApplied",
+                    "signal DriftDetected",
+                    "signal UpdateFailed",
+                    "property Version s",
+                    "property CgroupVersion s",
+                    "property RuntimeConnected b",
+                    "property CpuCapacityMillis t",
+                    "property MemoryCapacity t",
+                    "property CpuAllocatedMillis t",
+                    "property MemoryAllocated t",
+                    "property CpuReservedMillis t",
+                    "property MemoryReserved t",
+                    "property CpuAvailableMillis t",
+                    "property MemoryAvailable t",
+                }));
+    EXPECT_THAT(membersOf(xml, "org.freedesktop.DBus.ObjectManager"),
+                IsSupersetOf<std::set<std::string>>({"method GetManagedObjects",
+                                                     "signal InterfacesAdded",
+                                                     "signal InterfacesRemoved"}));
+    for (const char* standard : {"org.freedesktop.DBus.Properties",
+                                 "org.freedesktop.DBus.Introspectable",
+                                 "org.freedesktop.DBus.Peer"})
+    {
+        EXPECT_THAT(membersOf(xml, standard), Not(IsEmpty())) << standard;
+    }
+}
+
+} // namespace
+} // namespace resized::integration

@@ -1,0 +1,154 @@
+#include "resized_client.h"
+
+#include <cctype>
+
+namespace resized::integration
+{
+
+namespace
+{
+
+constexpr auto propertiesInterface = "org.freedesktop.DBus.Properties";
+
+} // namespace
+
+ResizedClient::ResizedClient() :
+    connection_(sdbus::createSystemBusConnection()),
+    manager_(sdbus::createProxy(*connection_, busName, managerPath))
+{}
+
+Dictionary ResizedClient::updateResources(const std::string& workload,
+                                          const Dictionary& resources,
+                                          const Dictionary& options)
+{
+    Dictionary status;
+    manager_->callMethod("UpdateResources")
+        .onInterface(managerInterface)
+        .withArguments(workload, resources, options)
+        .storeResultsTo(status);
+    return status;
+}
+
+Dictionary ResizedClient::updateResources(const std::string& workload,
+                                          const ResourceValues& resources,
+                                          const Dictionary& options)
+{
+    return updateResources(workload, resources.toDictionary(), options);
+}
+
+std::tuple<bool, std::string>
+    ResizedClient::validateResourceUpdate(const std::string& workload,
+                                          const Dictionary& resources)
+{
+    bool allowed = false;
+    std::string reason;
+    manager_->callMethod("ValidateResourceUpdate")
+        .onInterface(managerInterface)
+        .withArguments(workload, resources)
+        .storeResultsTo(allowed, reason);
+    return {allowed, reason};
+}
+
+Dictionary ResizedClient::getResourceStatus(const std::string& workload)
+{
+    Dictionary status;
+    manager_->callMethod("GetResourceStatus")
+        .onInterface(managerInterface)
+        .withArguments(workload)
+        .storeResultsTo(status);
+    return status;
+}
+
+std::vector<WorkloadEntry> ResizedClient::listWorkloads()
+{
+    std::vector<WorkloadEntry> workloads;
+    manager_->callMethod("ListWorkloads")
+        .onInterface(managerInterface)
+        .storeResultsTo(workloads);
+    return workloads;
+}
+
+void ResizedClient::reconcile(const std::string& workload)
+{
+    manager_->callMethod("Reconcile")
+        .onInterface(managerInterface)
+        .withArguments(workload);
+}
+
+void ResizedClient::forget(const std::string& workload)
+{
+    manager_->callMethod("Forget").onInterface(managerInterface).withArguments(workload);
+}
+
+sdbus::Variant ResizedClient::managerProperty(const std::string& name)
+{
+    return manager_->getProperty(name).onInterface(managerInterface);
+}
+
+std::uint64_t ResizedClient::managerNumber(const std::string& name)
+{
+    return managerProperty(name).get<std::uint64_t>();
+}
+
+Dictionary ResizedClient::workloadProperties(const sdbus::ObjectPath& path)
+{
+    const auto workload = sdbus::createProxy(*connection_, busName, path);
+    Dictionary properties;
+    workload->callMethod("GetAll")
+        .onInterface(propertiesInterface)
+        .withArguments(std::string(workloadInterface))
+        .storeResultsTo(properties);
+    return properties;
+}
+
+ManagedObjects ResizedClient::managedObjects()
+{
+    ManagedObjects objects;
+    manager_->callMethod("GetManagedObjects")
+        .onInterface("org.freedesktop.DBus.ObjectManager")
+        .storeResultsTo(objects);
+    return objects;
+}
+
+std::string ResizedClient::introspect(const std::string& path)
+{
+    const auto object = sdbus::createProxy(*connection_, busName, path);
+    std::string xml;
+    object->callMethod("Introspect")
+        .onInterface("org.freedesktop.DBus.Introspectable")
+        .storeResultsTo(xml);
+    return xml;
+}
+
+std::optional<sdbus::Error> errorOf(const std::function<void()>& call)
+{
+    try
+    {
+        call();
+    }
+    catch (const sdbus::Error& error)
+    {
+        return error;
+    }
+    return std::nullopt;
+}
+
+std::string workloadPathOf(const std::string& name)
+{
+    static constexpr char hexDigits[] = "0123456789abcdef";
+    std::string path = "/io/resized1/workload/";
+    for (const unsigned char c : name)
+    {
+        if (std::isalnum(c) != 0)
+        {
+            path += static_cast<char>(c);
+            continue;
+        }
+        path += '_';
+        path += hexDigits[c >> 4];
+        path += hexDigits[c & 0xf];
+    }
+    return path;
+}
+
+} // namespace resized::integration

@@ -1,0 +1,67 @@
+#pragma once
+
+#include "resource_values.h"
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+namespace resized::integration
+{
+
+inline constexpr auto busName = "io.resized1";
+inline constexpr auto managerPath = "/io/resized1";
+inline constexpr auto managerInterface = "io.resized1.Manager";
+inline constexpr auto workloadInterface = "io.resized1.Workload";
+
+// One entry of ListWorkloads: name, sync state, update state, object path.
+using WorkloadEntry =
+    sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>;
+using ManagedObjects =
+    std::map<sdbus::ObjectPath, std::map<std::string, Dictionary>>;
+
+// A client of resized with a bus connection of its own
+// (DBUS_SYSTEM_BUS_ADDRESS), making plain synchronous calls; one per thread.
+class ResizedClient
+{
+  public:
+    ResizedClient();
+
+    Dictionary updateResources(const std::string& workload,
+                               const Dictionary& resources,
+                               const Dictionary& options = {});
+    Dictionary updateResources(const std::string& workload,
+                               const ResourceValues& resources,
+                               const Dictionary& options = {});
+    std::tuple<bool, std::string>
+        validateResourceUpdate(const std::string& workload,
+                               const Dictionary& resources);
+    Dictionary getResourceStatus(const std::string& workload);
+    std::vector<WorkloadEntry> listWorkloads();
+    void reconcile(const std::string& workload);
+    void forget(const std::string& workload);
+
+    sdbus::Variant managerProperty(const std::string& name);
+    std::uint64_t managerNumber(const std::string& name);
+    Dictionary workloadProperties(const sdbus::ObjectPath& path);
+    ManagedObjects managedObjects();
+    std::string introspect(const std::string& path);
+
+  private:
+    std::unique_ptr<sdbus::IConnection> connection_;
+    std::unique_ptr<sdbus::IProxy> manager_;
+};
+
+// The error a bus call failed with; nullopt when it succeeded.
+std::optional<sdbus::Error> errorOf(const std::function<void()>& call);
+
+// The object path of a workload: /io/resized1/workload/ and the name escaped
+// like a systemd bus label.
+std::string workloadPathOf(const std::string& name);
+
+} // namespace resized::integration
