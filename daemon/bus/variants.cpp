@@ -90,6 +90,7 @@ Dictionary encodeStatus(const store::WorkloadRecord& record)
         {"ContainerId", sdbus::Variant(record.containerId)},
         {"CgroupPath", sdbus::Variant(record.cgroupPath)},
         {"Driver", sdbus::Variant(record.driver)},
+        {"Pod", sdbus::Variant(record.pod)},
         {"Desired", sdbus::Variant(encodeResources(record.desired))},
         {"Actual", sdbus::Variant(encodeResources(record.actual))},
         {"SyncState", sdbus::Variant(std::string(core::toString(record.syncState)))},

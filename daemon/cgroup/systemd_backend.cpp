@@ -71,15 +71,11 @@ void appendProperty(sd_bus_message* message, const char* name, uint64_t value)
     check(sd_bus_message_append(message, "(sv)", name, "t", value), "appending a unit property");
 }
 
-// AllowedCPUs travels as systemd's CPU bitmask: bit n of byte n/8 for CPU n;
-// an empty mask lifts the restriction.
-void appendAllowedCpus(sd_bus_message* message, const std::string& list)
+// AllowedCPUs travels as systemd's CPU bitmask: bit n of byte n/8 for CPU n.
+void appendAllowedCpus(sd_bus_message* message, const core::CpuSet& cpus)
 {
-    const auto cpus = core::parseCpuSet(list);
-    if (!cpus)
-        throw CgroupError("AllowedCPUs: not a cpuset list: \"" + list + '"');
-    std::vector<uint8_t> mask(cpus->empty() ? 0 : *cpus->rbegin() / 8 + 1);
-    for (const unsigned cpu : *cpus)
+    std::vector<uint8_t> mask(cpus.empty() ? 0 : *cpus.rbegin() / 8 + 1);
+    for (const unsigned cpu : cpus)
         mask[cpu / 8] |= uint8_t(1u << (cpu % 8));
     check(sd_bus_message_open_container(message, 'r', "sv"), "appending AllowedCPUs");
     check(sd_bus_message_append(message, "s", "AllowedCPUs"), "appending AllowedCPUs");
@@ -105,8 +101,6 @@ void appendLimits(sd_bus_message* message, const core::Resources& limits)
         appendProperty(message, "MemoryMax", *limits.memoryMax);
     if (limits.cpuWeight)
         appendProperty(message, "CPUWeight", *limits.cpuWeight);
-    if (limits.allowedCpus)
-        appendAllowedCpus(message, *limits.allowedCpus);
 }
 
 }  // namespace
@@ -158,6 +152,8 @@ void SystemdBackend::write(const std::string& cgroup, const core::Resources& lim
     check(sd_bus_message_append(call.get(), "sb", unit->c_str(), 1), "appending the unit name");
     check(sd_bus_message_open_container(call.get(), 'a', "(sv)"), "appending unit properties");
     appendLimits(call.get(), limits);
+    if (limits.allowedCpus)
+        appendAllowedCpus(call.get(), cpusToAllow(cgroup, *limits.allowedCpus));
     check(sd_bus_message_close_container(call.get()), "appending unit properties");
 
     BusError error;
@@ -167,6 +163,24 @@ void SystemdBackend::write(const std::string& cgroup, const core::Resources& lim
     if (result < 0) {
         const std::string reason = error.isSet() ? error.message() : std::strerror(-result);
         throw CgroupError("SetUnitProperties " + *unit + " (" + core::describe(limits) + "): " + reason, -result);
+    }
+}
+
+core::CpuSet SystemdBackend::cpusToAllow(const std::string& cgroup, const std::string& list) const
+{
+    const auto cpus = core::parseCpuSet(list);
+    if (!cpus)
+        throw CgroupError("AllowedCPUs: not a cpuset list: \"" + list + '"');
+    if (!cpus->empty())
+        return *cpus;
+    // An empty AllowedCPUs= makes systemd forget the setting but leave
+    // cpuset.cpus as it was (systemd 252): lifting a restriction takes
+    // naming every CPU the parent offers.
+    try {
+        return files_.parentCpus(cgroup);
+    } catch (const CgroupError&) {
+        // No cpuset controller above the unit: nothing is restricted.
+        return {};
     }
 }
 

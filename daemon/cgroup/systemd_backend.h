@@ -55,6 +55,8 @@ private:
     // The system bus, (re)connected when it is not open: dbus-daemon may
     // have restarted since the last write.
     sd_bus* systemBus();
+    // The CPUs to send as AllowedCPUs for the cpuset list `list`.
+    core::CpuSet cpusToAllow(const std::string& cgroup, const std::string& list) const;
 
     std::filesystem::path root_;
     std::unique_ptr<sd_bus, BusUnref> bus_;

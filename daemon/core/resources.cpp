@@ -41,6 +41,22 @@ Resources Resources::restrictedTo(const Resources& mask) const
     return kept;
 }
 
+Resources Resources::without(const Resources& mask) const
+{
+    Resources kept = *this;
+    if (mask.cpuMillis)
+        kept.cpuMillis.reset();
+    if (mask.memoryMax)
+        kept.memoryMax.reset();
+    if (mask.memoryHigh)
+        kept.memoryHigh.reset();
+    if (mask.cpuWeight)
+        kept.cpuWeight.reset();
+    if (mask.allowedCpus)
+        kept.allowedCpus.reset();
+    return kept;
+}
+
 std::string describe(const Resources& resources)
 {
     std::string text;

@@ -32,6 +32,8 @@ struct Resources {
     Resources overlaidWith(const Resources& change) const;
     // Only the keys that `mask` names, taken from this set.
     Resources restrictedTo(const Resources& mask) const;
+    // This set without the keys that `mask` names.
+    Resources without(const Resources& mask) const;
 
     bool operator==(const Resources&) const = default;
 };

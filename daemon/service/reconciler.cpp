@@ -102,24 +102,21 @@ void ResourceManager::recoverInterruptedUpdates()
         }
         const bool running = container && container->running && !container->cgroupPath.empty();
         if (record && running) {
-            core::Resources actual = readActual(container->cgroupPath);
+            const core::Resources actual = readActual(container->cgroupPath);
             if (core::matches(cgroup::asBackendReads(backend_, container->cgroupPath, reservation.target),
                               actual)) {
+                // Keys the update only touched on its way (memory.high during a
+                // shrink) go back to what they were.
+                restoreBlocking(container->cgroupPath, reservation.previousActual.without(reservation.target));
                 record->actuated = record->actuated.overlaidWith(reservation.target);
                 record->allocated = core::allocationOf(container->createLimits.overlaidWith(record->desired));
                 record->updateState = core::UpdateState::Success;
                 record->message = "completed after a restart of resized";
             } else {
-                cgroup::ApplyOptions options;
-                options.force = true;
-                cgroup::ApplyTransaction restore(backend_, container->cgroupPath,
-                                                 reservation.previousActual, options);
-                while (auto delay = restore.advance())
-                    std::this_thread::sleep_for(*delay);
+                restoreBlocking(container->cgroupPath, reservation.previousActual);
                 record->desired = reservation.previousDesired;
                 record->updateState = core::UpdateState::Failed;
                 record->message = "interrupted by a restart of resized; previous limits restored";
-                actual = restore.actual();
             }
             record->actual = readActual(container->cgroupPath);
         } else if (record) {
@@ -141,6 +138,20 @@ void ResourceManager::recoverInterruptedUpdates()
         spdlog::info("{}: interrupted update resolved: {}", reservation.workload,
                      record ? record->message : "workload no longer known");
     }
+}
+
+// Only at start-up, before the bus name is taken: nothing waits on the loop.
+void ResourceManager::restoreBlocking(const std::string& cgroupPath, const core::Resources& limits)
+{
+    if (limits.empty())
+        return;
+    cgroup::ApplyOptions options;
+    options.force = true;
+    cgroup::ApplyTransaction restore(backend_, cgroupPath, limits, options);
+    while (auto delay = restore.advance())
+        std::this_thread::sleep_for(*delay);
+    if (restore.outcome() != cgroup::ApplyOutcome::Applied)
+        spdlog::warn("{}: cannot restore {}: {}", cgroupPath, core::describe(limits), restore.message());
 }
 
 void ResourceManager::reconcile(const std::string& workload)
@@ -174,8 +185,10 @@ void ResourceManager::reconcileOne(const std::string& name)
     }
     const bool running = container && container->running && !container->cgroupPath.empty();
     record->running = running;
-    if (container)
+    if (container) {
         record->containerId = container->id;
+        record->pod = container->podName;
+    }
     if (!running) {
         store_.save(*record);
         notifyChanged(*record);

@@ -135,8 +135,10 @@ void ResourceManager::startUpdate(Target target, Queued queued)
             queued.done(record);
             return;
         }
-        if (target.container)
+        if (target.container) {
             record.containerId = target.container->id;
+            record.pod = target.container->podName;
+        }
         record.running = false;
         record.generation++;
         record.syncState = core::SyncState::Pending;
@@ -188,6 +190,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     }
 
     record.containerId = container.id;
+    record.pod = container.podName;
     record.cgroupPath = container.cgroupPath;
     record.driver = std::string(backend_.driverName());
     record.running = true;
@@ -204,7 +207,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         .amounts = decision.reservation,
         .target = queued.request,
         .previousDesired = previousDesired,
-        .previousActual = previousActual.restrictedTo(queued.request),
+        .previousActual = previousActual.restrictedTo(touchedBy(queued.request)),
         .createdAtUsec = started,
     });
     transaction.commit();
@@ -363,6 +366,7 @@ store::WorkloadRecord ResourceManager::status(const std::string& workload)
     store::WorkloadRecord record = target.record.value_or(newRecord(target.name));
     if (target.container) {
         record.containerId = target.container->id;
+        record.pod = target.container->podName;
         record.running = target.container->running;
         record.cgroupPath = target.container->cgroupPath;
     }
@@ -459,6 +463,7 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
     record.desired = previousDesired;
     if (!known) {
         record.containerId = target.container->id;
+        record.pod = target.container->podName;
         record.cgroupPath = target.container->cgroupPath;
         record.driver = std::string(backend_.driverName());
         record.running = true;
@@ -551,6 +556,16 @@ void ResourceManager::scheduleRetry(const std::string& name, bool repaired)
     const auto delay = settings_.retryInterval * (1u << std::min(retry.attempts - 1, 10u));
     spdlog::info("{}: repair failed; retrying in {} ms", name, delay.count());
     retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
+}
+
+// The keys an update may write: a memory.max shrink lowers memory.high for a
+// while, so a crash in between must be able to put it back.
+core::Resources ResourceManager::touchedBy(const core::Resources& request)
+{
+    core::Resources touched = request;
+    if (touched.memoryMax && !touched.memoryHigh)
+        touched.memoryHigh = 0;
+    return touched;
 }
 
 store::WorkloadRecord ResourceManager::newRecord(const std::string& name)

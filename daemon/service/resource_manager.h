@@ -142,10 +142,12 @@ private:
     void runDeferredPass();
 
     void recoverInterruptedUpdates();
+    void restoreBlocking(const std::string& cgroupPath, const core::Resources& limits);
     void reconcileOne(const std::string& name);
     void schedulePeriodicSync();
     core::Resources readActual(const std::string& cgroupPath);
     static store::WorkloadRecord newRecord(const std::string& name);
+    static core::Resources touchedBy(const core::Resources& request);
     void notifyChanged(const store::WorkloadRecord& record);
     void setRuntimeConnected(bool connected);
     void recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,

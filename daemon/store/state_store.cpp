@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view kWorkloadColumns =
     "name, container_id, cgroup_path, driver, running, desired, actuated, actual, "
     "allocated_cpu_millis, allocated_memory, sync_state, update_state, message, generation, "
-    "observed_generation, updated_at_usec";
+    "observed_generation, updated_at_usec, pod";
 
 WorkloadRecord readWorkload(const Statement& row)
 {
@@ -29,6 +29,7 @@ WorkloadRecord readWorkload(const Statement& row)
     record.generation = row.unsignedInteger(13);
     record.observedGeneration = row.unsignedInteger(14);
     record.updatedAtUsec = row.unsignedInteger(15);
+    record.pod = row.text(16);
     return record;
 }
 
@@ -67,7 +68,7 @@ std::vector<WorkloadRecord> StateStore::workloads()
 void StateStore::save(const WorkloadRecord& record)
 {
     Statement upsert(db_, "INSERT OR REPLACE INTO workloads (" + std::string(kWorkloadColumns) +
-                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
     upsert.bind(1, record.name)
         .bind(2, record.containerId)
         .bind(3, record.cgroupPath)
@@ -84,6 +85,7 @@ void StateStore::save(const WorkloadRecord& record)
         .bind(14, record.generation)
         .bind(15, record.observedGeneration)
         .bind(16, record.updatedAtUsec)
+        .bind(17, record.pod)
         .run();
 }
 

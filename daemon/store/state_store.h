@@ -19,6 +19,7 @@ struct WorkloadRecord {
     std::string containerId{};
     std::string cgroupPath{};
     std::string driver{};
+    std::string pod{};  // the Podman pod's name, empty when none
     bool running = false;
     core::Resources desired{};   // asked
     core::Resources actuated{};  // last written
