@@ -68,11 +68,11 @@ const std::map<std::string, Setter>& setters()
         {"Authorization.Group", [](auto& s, auto v) { s.adminGroup = v; return !v.empty(); }},
         {"Cgroup.Driver", [](auto& s, auto v) {
              if (v == "auto")
-                 s.cgroupDriver = service::CgroupDriverChoice::Auto;
+                 s.cgroupDriver = cgroup::DriverChoice::Auto;
              else if (v == "systemd")
-                 s.cgroupDriver = service::CgroupDriverChoice::Systemd;
+                 s.cgroupDriver = cgroup::DriverChoice::Systemd;
              else if (v == "cgroupfs")
-                 s.cgroupDriver = service::CgroupDriverChoice::Cgroupfs;
+                 s.cgroupDriver = cgroup::DriverChoice::Cgroupfs;
              else
                  return false;
              return true;

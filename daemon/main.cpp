@@ -12,7 +12,7 @@
 
 #include "bus/bus_event_source.h"
 #include "bus/manager_object.h"
-#include "cgroup/detect.h"
+#include "cgroup/driver_selector.h"
 #include "config.h"
 #include "logging.h"
 #include "options.h"
@@ -48,9 +48,9 @@ int run(const resized::CommandLine& commandLine)
 
     service::EventLoop loop;
     const service::NodeInfo node = service::readNodeInfo(settings.cgroupRoot);
-    auto backend = cgroup::makeCgroupfsBackend(settings.cgroupRoot);
+    cgroup::DriverSelector drivers(settings.cgroupRoot, settings.cgroupDriver);
     runtime::PodmanClient podman(settings.podmanSocket);
-    service::ResourceManager manager(loop, settings, node, store, podman, *backend);
+    service::ResourceManager manager(loop, settings, node, store, podman, drivers);
     manager.start();
     service::RuntimeWatcher runtimeWatcher(loop, manager, settings.podmanSocket);
 

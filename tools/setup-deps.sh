@@ -9,6 +9,7 @@ build_packages=(
     libsdbus-c++-dev libsdbus-c++-bin libsystemd-dev libsqlite3-dev
     libspdlog-dev libgtest-dev libgmock-dev nlohmann-json3-dev
     libcurl4-openssl-dev libcli11-dev libinih-dev
+    libdbus-1-dev systemd
 )
 
 # tests/integration/with-testenv.sh: a private system bus, Podman (as root,
@@ -19,7 +20,7 @@ integration_test_packages=(
 )
 
 # The QEMU guest of the VM suite (-Dvm_tests=true).
-vm_test_packages=()
+vm_test_packages=(qemu-system-x86 kmod)
 
 packages=("${build_packages[@]}" "${integration_test_packages[@]}"
     "${vm_test_packages[@]}")

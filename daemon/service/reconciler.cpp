@@ -103,7 +103,7 @@ void ResourceManager::recoverInterruptedUpdates()
         const bool running = container && container->running && !container->cgroupPath.empty();
         if (record && running) {
             const core::Resources actual = readActual(container->cgroupPath);
-            if (core::matches(cgroup::asBackendReads(backend_, container->cgroupPath, reservation.target),
+            if (core::matches(cgroup::asBackendReads(drivers_.forCgroup(container->cgroupPath), container->cgroupPath, reservation.target),
                               actual)) {
                 // Keys the update only touched on its way (memory.high during a
                 // shrink) go back to what they were.
@@ -147,7 +147,7 @@ void ResourceManager::restoreBlocking(const std::string& cgroupPath, const core:
         return;
     cgroup::ApplyOptions options;
     options.force = true;
-    cgroup::ApplyTransaction restore(backend_, cgroupPath, limits, options);
+    cgroup::ApplyTransaction restore(drivers_.forCgroup(cgroupPath), cgroupPath, limits, options);
     while (auto delay = restore.advance())
         std::this_thread::sleep_for(*delay);
     if (restore.outcome() != cgroup::ApplyOutcome::Applied)
@@ -206,7 +206,7 @@ void ResourceManager::reconcileOne(const std::string& name)
         return;
     }
     record->cgroupPath = container->cgroupPath;
-    record->driver = std::string(backend_.driverName());
+    record->driver = std::string(drivers_.forCgroup(record->cgroupPath).driverName());
     const core::Resources wanted = record->actuated.overlaidWith(record->desired);
     try {
         record->actual = readActual(record->cgroupPath);
@@ -214,7 +214,7 @@ void ResourceManager::reconcileOne(const std::string& name)
         spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
         return;
     }
-    if (core::matches(cgroup::asBackendReads(backend_, record->cgroupPath, wanted), record->actual)) {
+    if (core::matches(cgroup::asBackendReads(drivers_.forCgroup(record->cgroupPath), record->cgroupPath, wanted), record->actual)) {
         if (record->syncState != core::SyncState::Synchronized || !record->running) {
             record->syncState = core::SyncState::Synchronized;
             store_.save(*record);
@@ -246,7 +246,7 @@ void ResourceManager::reconcileOne(const std::string& name)
                                 .previousDesired = previousDesired,
                                 .targetAllocation = allocation,
                                 .reservationId = std::nullopt,
-                                .apply = cgroup::ApplyTransaction(backend_, cgroupPath, wanted, options),
+                                .apply = cgroup::ApplyTransaction(drivers_.forCgroup(cgroupPath), cgroupPath, wanted, options),
                                 .done = {},
                                 .callerUid = 0,
                                 .startedAtUsec = nowUsec(),

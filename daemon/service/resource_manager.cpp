@@ -21,13 +21,13 @@ uint64_t nowUsec()
 
 ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo node,
                                  store::StateStore& store, runtime::PodmanClient& podman,
-                                 cgroup::LimitsBackend& backend)
+                                 cgroup::DriverSelector& drivers)
     : loop_(loop),
       settings_(std::move(settings)),
       node_(std::move(node)),
       store_(store),
       podman_(podman),
-      backend_(backend),
+      drivers_(drivers),
       capacity_(allocatable(node_, settings_.systemReserve))
 {
 }
@@ -80,7 +80,7 @@ core::Amounts ResourceManager::unmanagedAllocation(const std::string& except)
 
 core::Resources ResourceManager::readActual(const std::string& cgroupPath)
 {
-    return backend_.read(cgroupPath);
+    return drivers_.forCgroup(cgroupPath).read(cgroupPath);
 }
 
 void ResourceManager::update(const std::string& workload, core::Resources request,
@@ -119,10 +119,10 @@ void ResourceManager::startUpdate(Target target, Queued queued)
                                               ", this node has " + core::formatCpuSet(node_.cpus));
             return;
         }
-        if (target.running() && !core::isSubset(asked, backend_.parentCpus(target.container->cgroupPath))) {
+        if (target.running() && !core::isSubset(asked, drivers_.forCgroup(target.container->cgroupPath).parentCpus(target.container->cgroupPath))) {
             refuse(ErrorCode::Infeasible,
                    "asked CPUs " + *queued.request.allowedCpus + ", the container's parent cgroup allows " +
-                       core::formatCpuSet(backend_.parentCpus(target.container->cgroupPath)));
+                       core::formatCpuSet(drivers_.forCgroup(target.container->cgroupPath).parentCpus(target.container->cgroupPath)));
             return;
         }
     }
@@ -192,7 +192,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     record.containerId = container.id;
     record.pod = container.podName;
     record.cgroupPath = container.cgroupPath;
-    record.driver = std::string(backend_.driverName());
+    record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
     record.running = true;
     record.allocated = current;
     record.generation++;
@@ -227,7 +227,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
                                 .previousDesired = previousDesired,
                                 .targetAllocation = wanted,
                                 .reservationId = reservationId,
-                                .apply = cgroup::ApplyTransaction(backend_, cgroupPath, queued.request,
+                                .apply = cgroup::ApplyTransaction(drivers_.forCgroup(cgroupPath), cgroupPath, queued.request,
                                                                   applyOptions),
                                 .done = std::move(queued.done),
                                 .callerUid = queued.callerUid,
@@ -371,7 +371,7 @@ store::WorkloadRecord ResourceManager::status(const std::string& workload)
         record.cgroupPath = target.container->cgroupPath;
     }
     if (target.running()) {
-        record.driver = std::string(backend_.driverName());
+        record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
         try {
             record.actual = readActual(record.cgroupPath);
         } catch (const cgroup::CgroupError& error) {
@@ -465,7 +465,7 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
         record.containerId = target.container->id;
         record.pod = target.container->podName;
         record.cgroupPath = target.container->cgroupPath;
-        record.driver = std::string(backend_.driverName());
+        record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
         record.running = true;
         record.allocated = core::allocationOf(target.container->createLimits);
         unmanaged_.erase(target.name);

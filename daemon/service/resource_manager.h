@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "cgroup/applier.h"
+#include "cgroup/driver_selector.h"
 #include "cgroup/limits_backend.h"
 #include "core/admission.h"
 #include "core/resources.h"
@@ -55,7 +56,7 @@ using UpdateCallback = std::function<void(UpdateResult)>;
 class ResourceManager {
 public:
     ResourceManager(EventLoop& loop, Settings settings, NodeInfo node, store::StateStore& store,
-                    runtime::PodmanClient& podman, cgroup::LimitsBackend& backend);
+                    runtime::PodmanClient& podman, cgroup::DriverSelector& drivers);
     ~ResourceManager();
 
     void setObserver(ManagerObserver* observer) { observer_ = observer; }
@@ -89,7 +90,6 @@ public:
     core::NodeBudget budget();
     bool runtimeConnected() const { return runtimeConnected_; }
     const NodeInfo& node() const { return node_; }
-    std::string_view driverName() const { return backend_.driverName(); }
 
 private:
     // A workload as resolved for one call: what Podman says and what the
@@ -159,7 +159,7 @@ private:
     NodeInfo node_;
     store::StateStore& store_;
     runtime::PodmanClient& podman_;
-    cgroup::LimitsBackend& backend_;
+    cgroup::DriverSelector& drivers_;
     ManagerObserver* observer_ = nullptr;
     core::Amounts capacity_;
     bool runtimeConnected_ = false;

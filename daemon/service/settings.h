@@ -4,11 +4,10 @@
 #include <filesystem>
 #include <string>
 
+#include "cgroup/driver_selector.h"
 #include "core/admission.h"
 
 namespace resized::service {
-
-enum class CgroupDriverChoice { Auto, Systemd, Cgroupfs };
 
 // Everything the daemon can be told, with the built-in defaults; filled from
 // the command line and resized.conf(5).
@@ -24,7 +23,7 @@ struct Settings {
     std::chrono::milliseconds retryInterval{5000};
     // Members of this group (and root) may change limits.
     std::string adminGroup = "resized";
-    CgroupDriverChoice cgroupDriver = CgroupDriverChoice::Auto;
+    cgroup::DriverChoice cgroupDriver = cgroup::DriverChoice::Auto;
     std::chrono::microseconds defaultReclaimTimeout = std::chrono::seconds(5);
     size_t historyLimit = 10'000;
 };

@@ -4,7 +4,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include "config.h"
+#include "build_config.h"
 #include "support/command.h"
 
 namespace resized::ctl {

@@ -56,7 +56,7 @@ TEST_F(ConfigTest, ReadsEveryKeyInPeoplesUnits)
     EXPECT_EQ(settings.defaultReclaimTimeout, std::chrono::seconds(10));
     EXPECT_EQ(settings.historyLimit, 50u);
     EXPECT_EQ(settings.adminGroup, "wheel");
-    EXPECT_EQ(settings.cgroupDriver, service::CgroupDriverChoice::Cgroupfs);
+    EXPECT_EQ(settings.cgroupDriver, cgroup::DriverChoice::Cgroupfs);
     EXPECT_EQ(settings.stateDir, "/tmp/x");
     EXPECT_EQ(settings.podmanSocket, "/tmp/p.sock");
     EXPECT_EQ(settings.cgroupRoot, "/tmp/cg");

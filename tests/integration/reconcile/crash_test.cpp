@@ -1,0 +1,109 @@
+// Crash consistency: resized killed (SIGKILL, by its own failpoints) at each
+// step of an update, then started again. Whatever the step, the store and
+// the cgroup files agree afterwards, no reservation is left and no desired
+// state of another key is lost.
+
+#include "reconcile_test.h"
+
+#include "support/wait.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <csignal>
+
+namespace resized::integration
+{
+namespace
+{
+
+// What a restart makes of the interrupted update: the cgroup keeps or gets
+// back the old value, or it already held the new one and the update is
+// completed.
+enum class Outcome
+{
+    Undone,
+    Completed,
+};
+
+struct Failpoint
+{
+    const char* name;
+    Outcome outcome;
+};
+
+std::ostream& operator<<(std::ostream& stream, const Failpoint& failpoint)
+{
+    return stream << failpoint.name;
+}
+
+constexpr std::uint64_t initialMillis = 500;
+// Each differs from the one before and from initialMillis.
+constexpr std::uint64_t requestedMillis[] = {700, 400, 900};
+constexpr std::uint64_t committedMemoryMax = 256 * mebibyte;
+
+class CrashTest : public ReconcileTest, public ::testing::WithParamInterface<Failpoint>
+{
+  protected:
+    // The update that kills the daemon at the failpoint: the call has no
+    // answer and the daemon ends with SIGKILL, which proves that the
+    // failpoint was reached (a build without failpoints would just apply it).
+    void crashWhileUpdating(const std::string& workload, std::uint64_t millis)
+    {
+        startDaemon({std::string("RESIZED_FAILPOINT=") + GetParam().name});
+        EXPECT_TRUE(errorOf([&] { client().updateResources(workload, cpuMillis(millis)); }))
+            << "the update answered although the daemon should have died";
+        ASSERT_TRUE(waitUntil([&] { return !daemon().running(); }, backgroundTimeout))
+            << "resized did not die at " << GetParam().name;
+        EXPECT_EQ(daemon().kill9(), 128 + SIGKILL);
+    }
+};
+
+TEST_P(CrashTest, RestartLeavesStoreAndCgroupInAgreement)
+{
+    startDaemon();
+    const auto container = runContainer("c");
+    const std::string& name = container.name();
+    client().updateResources(name, ResourceValues{.cpuMillis = initialMillis,
+                                                  .memoryMax = committedMemoryMax});
+
+    std::uint64_t before = initialMillis;
+    for (const std::uint64_t requested : requestedMillis)
+    {
+        SCOPED_TRACE("update from " + std::to_string(before) + " to " + std::to_string(requested));
+        crashWhileUpdating(name, requested);
+        startDaemon();
+
+        const std::uint64_t expected = GetParam().outcome == Outcome::Completed ? requested : before;
+        const CgroupLimits limits = limitsOf(container);
+        EXPECT_EQ(limits.cpuMillis(), expected) << limits;
+        const auto status = client().getResourceStatus(name);
+        EXPECT_EQ(desiredOf(status).cpuMillis, limits.cpuMillis());
+        EXPECT_EQ(actualOf(status).cpuMillis, limits.cpuMillis());
+        EXPECT_EQ(entryOf<std::string>(status, "SyncState"), "synchronized");
+        EXPECT_EQ(entryOf<std::string>(status, "UpdateState"),
+                  GetParam().outcome == Outcome::Completed ? "success" : "failed");
+        EXPECT_EQ(entryOf<std::uint64_t>(status, "ObservedGeneration"),
+                  entryOf<std::uint64_t>(status, "Generation"));
+        EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0u);
+        EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), limits.cpuMillis().value_or(0));
+
+        EXPECT_EQ(desiredOf(status).memoryMax, committedMemoryMax);
+        EXPECT_EQ(limits.memoryLimit, committedMemoryMax);
+        before = limits.cpuMillis().value_or(0);
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Failpoints, CrashTest,
+                         ::testing::Values(Failpoint{"after-reserve", Outcome::Undone},
+                                           Failpoint{"after-write", Outcome::Completed},
+                                           Failpoint{"before-commit", Outcome::Completed},
+                                           Failpoint{"after-commit", Outcome::Completed}),
+                         [](const auto& info) {
+                             std::string name = info.param.name;
+                             std::replace(name.begin(), name.end(), '-', '_');
+                             return name;
+                         });
+
+} // namespace
+} // namespace resized::integration
