@@ -1,0 +1,79 @@
+// resized-bench: measures resized against `podman update` and Podman's REST
+// API on this machine, and the daemon's own costs at scale. It needs the
+// private bus and Podman of tests/integration/with-testenv.sh and the daemon
+// binary in RESIZED_BINARY; tools/bench/run.sh provides both. The report goes
+// to standard output as Markdown, progress to standard error.
+
+#include <chrono>
+#include <cstdlib>
+#include <iostream>
+
+#include "emergency_stop.h"
+#include "machine.h"
+#include "phases.h"
+#include "report.h"
+#include "support/test_environment.h"
+
+namespace {
+
+using namespace resized::bench;
+
+// Containers 0–15 take part in the throughput runs and 16 in the restarts;
+// every one of them is managed by then.
+constexpr std::size_t kManagedBeforeIdle = 17;
+
+class Progress {
+public:
+    void operator()(const char* step) const
+    {
+        const std::chrono::duration<double> elapsed = std::chrono::steady_clock::now() - started_;
+        std::cerr << "resized-bench: [" << static_cast<int>(elapsed.count()) << " s] " << step << std::endl;
+    }
+
+private:
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+int run(resized::integration::TestEnvironment environment)
+{
+    const Progress progress;
+    Machine machine = describeMachine();
+    progress("creating containers");
+    Testbed testbed(std::move(environment));
+    testbed.startDaemon(testbed.stateDirectory("main"));
+
+    Results results;
+    progress("1/5 UpdateResources vs podman update vs REST");
+    results.updateLatency = measureUpdateLatency(testbed);
+    progress("2/5 throughput with 1, 4, 16 clients");
+    results.throughput = measureThroughput(testbed);
+    progress("3/5 re-apply after restarts");
+    results.reapply = measureReapply(testbed);
+    progress("4/5 idle");
+    results.idle = measureIdle(testbed, kManagedBeforeIdle);
+    progress("5/5 sync pass, memory and start-up at scale");
+    results.scale = measureScale(testbed);
+    progress("done; removing containers");
+
+    machine.loadAtEnd = loadAverage();
+    printReport(std::cout, machine, results);
+    return EXIT_SUCCESS;
+}
+
+}  // namespace
+
+int main()
+{
+    auto environment = resized::integration::TestEnvironment::fromEnv();
+    if (!environment) {
+        std::cerr << "resized-bench: run it through tools/bench/run.sh (it needs with-testenv.sh)\n";
+        return 2;
+    }
+    installEmergencyStop();
+    try {
+        return run(std::move(*environment));
+    } catch (const std::exception& error) {
+        std::cerr << "resized-bench: " << error.what() << '\n';
+        return EXIT_FAILURE;
+    }
+}

@@ -1,0 +1,198 @@
+#include "report.h"
+
+#include <cstdio>
+#include <optional>
+#include <string>
+
+namespace resized::bench {
+
+namespace {
+
+constexpr double kMebibyte = 1024.0 * 1024.0;
+constexpr std::size_t kGoalWorkloads = 1000;
+
+std::string fixed(double value, int decimals = 2)
+{
+    char text[64];
+    std::snprintf(text, sizeof text, "%.*f", decimals, value);
+    return text;
+}
+
+std::string mebibytes(std::uint64_t bytes)
+{
+    return fixed(static_cast<double>(bytes) / kMebibyte, 1);
+}
+
+const char* verdict(bool met)
+{
+    return met ? "met" : "**missed**";
+}
+
+void printMachine(std::ostream& out, const Machine& machine)
+{
+    out << "## Machine\n\n"
+        << "| | |\n|---|---|\n"
+        << "| CPUs | " << machine.cpus << " × " << machine.cpuModel << " |\n"
+        << "| memory | " << machine.memory << " |\n"
+        << "| kernel | " << machine.kernel << " |\n"
+        << "| Podman | " << machine.podman << " (runc, cgroupfs manager, file events logger) |\n"
+        << "| cgroups | " << machine.cgroups << " |\n"
+        << "| load average (1/5/15 min) | " << machine.loadAtStart << " at the start, " << machine.loadAtEnd
+        << " at the end |\n\n";
+}
+
+void printUpdateLatency(std::ostream& out, const UpdateLatencyResult& result)
+{
+    const auto& methods = result.methods;
+    out << "## 1. Changing the CPU limit of a running container\n\n"
+        << "Five running containers, each call alternating its container between 100 and 150 "
+           "millicores; every change is checked in the cgroup file after the call, outside the "
+           "timed part.\n\n"
+        << "| method | calls | p50 ms | p99 ms | mean ms | max ms | p50 vs resized | p99 vs resized |\n"
+        << "|---|--:|--:|--:|--:|--:|--:|--:|\n";
+    const LatencySummary& resized = methods.front().latency;
+    for (const auto& [method, latency] : methods) {
+        out << "| " << method << " | " << latency.count << " | " << fixed(latency.p50Ms, 3) << " | "
+            << fixed(latency.p99Ms, 3) << " | " << fixed(latency.meanMs, 3) << " | " << fixed(latency.maxMs, 3)
+            << " | " << fixed(latency.p50Ms / resized.p50Ms, 1) << "× | "
+            << fixed(latency.p99Ms / resized.p99Ms, 1) << "× |\n";
+    }
+    out << "\nresized's own CPU time per call: " << fixed(toMilliseconds(result.resizedCpuPerCall), 3)
+        << " ms. Every call resolves the workload through Podman's REST inspect "
+           "(`GET …/containers/{name}/json`), which on its own takes p50 "
+        << fixed(result.podmanInspect.p50Ms, 3) << " ms, p99 " << fixed(result.podmanInspect.p99Ms, 3)
+        << " ms (" << result.podmanInspect.count << " calls).\n\n";
+}
+
+void printThroughput(std::ostream& out, const std::vector<ThroughputRun>& runs)
+{
+    out << "## 2. UpdateResources throughput\n\n"
+        << "Each client is a thread with its own bus connection and its own container (client k "
+           "changes bench-k), calling back to back for 3 s.\n\n"
+        << "| clients | calls | seconds | calls/s | p50 ms | p99 ms |\n"
+        << "|--:|--:|--:|--:|--:|--:|\n";
+    for (const auto& run : runs) {
+        out << "| " << run.clients << " | " << run.calls << " | " << fixed(run.seconds) << " | "
+            << fixed(run.callsPerSecond(), 0) << " | " << fixed(run.latency.p50Ms, 3) << " | "
+            << fixed(run.latency.p99Ms, 3) << " |\n";
+    }
+    out << '\n';
+}
+
+void printReapply(std::ostream& out, const ReapplyResult& reapply)
+{
+    out << "## 3. Re-applying the desired limit after `podman restart -t 0`\n\n"
+        << reapply.fromStartEvent.count
+        << " restarts; the cgroup file is polled every 1 ms until it shows the desired quota "
+           "again.\n\n"
+        << "| from | p50 ms | mean ms | p99 ms | max ms |\n|---|--:|--:|--:|--:|\n";
+    const auto row = [&](const char* from, const LatencySummary& latency) {
+        out << "| " << from << " | " << fixed(latency.p50Ms, 1) << " | " << fixed(latency.meanMs, 1) << " | "
+            << fixed(latency.p99Ms, 1) << " | " << fixed(latency.maxMs, 1) << " |\n";
+    };
+    row("the `start` event (its `timeNano`)", reapply.fromStartEvent);
+    row("`podman restart` returning (negative: already back)", reapply.fromRestartReturned);
+    row("the first poll that saw the create-time limit", reapply.staleLimitVisible);
+    out << '\n';
+}
+
+void printScale(std::ostream& out, const std::vector<ScaleRow>& rows)
+{
+    out << "## 4–5. Sync pass, memory and start-up against the number of workloads\n\n"
+        << "*running*: real containers; *absent*: workloads whose container does not exist "
+           "(state records written while the daemon was stopped). Sync pass: one `Reconcile(\"\")`, "
+           "the daemon's CPU time (schedstat, all threads) around it. Start-up: spawn → "
+           "`io.resized1` owned (`NameOwnerChanged`), 3 starts.\n\n"
+        << "| workloads | running | absent | pass CPU ms p50 | pass CPU ms max | pass wall ms p50 | "
+           "RSS MiB | of it anonymous MiB | start-up ms p50 | start-up ms max |\n"
+        << "|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n";
+    for (const auto& row : rows) {
+        out << "| " << row.workloads() << " | " << row.runningWorkloads << " | " << row.absentWorkloads << " | "
+            << fixed(row.passCpu.p50Ms) << " | " << fixed(row.passCpu.maxMs) << " | "
+            << fixed(row.passWall.p50Ms, 1) << " | " << mebibytes(row.residentBytes) << " | "
+            << mebibytes(row.residentAnonymousBytes) << " | " << fixed(row.startup.p50Ms, 1) << " | " << fixed(row.startup.maxMs, 1) << " |\n";
+    }
+    out << '\n';
+}
+
+void printIdle(std::ostream& out, const IdleResult& idle)
+{
+    out << "## 6. Idle\n\n"
+        << "| workloads | seconds | CPU ms | context switches |\n|--:|--:|--:|--:|\n"
+        << "| " << idle.workloads << " | " << fixed(idle.seconds, 1) << " | "
+        << fixed(toMilliseconds(idle.cpuTime), 3) << " | " << idle.contextSwitches << " |\n\n";
+}
+
+const ScaleRow* rowWith(const std::vector<ScaleRow>& rows, std::size_t running, std::size_t workloads)
+{
+    for (const auto& row : rows)
+        if (row.runningWorkloads == running && row.workloads() == workloads)
+            return &row;
+    return nullptr;
+}
+
+// The pass cost of 1,000 running workloads, from what one more running
+// workload adds between the two all-running sizes.
+std::optional<double> estimatedRunningPassMs(const std::vector<ScaleRow>& rows)
+{
+    const ScaleRow* few = nullptr;
+    const ScaleRow* more = nullptr;
+    for (const auto& row : rows) {
+        if (row.absentWorkloads != 0 || row.runningWorkloads == 0)
+            continue;
+        if (!few || row.runningWorkloads < few->runningWorkloads)
+            few = &row;
+        if (!more || row.runningWorkloads > more->runningWorkloads)
+            more = &row;
+    }
+    if (!few || few == more)
+        return std::nullopt;
+    const double perWorkload = (more->passCpu.p50Ms - few->passCpu.p50Ms) /
+                               static_cast<double>(more->runningWorkloads - few->runningWorkloads);
+    return more->passCpu.p50Ms + perWorkload * static_cast<double>(kGoalWorkloads - more->runningWorkloads);
+}
+
+void printGoals(std::ostream& out, const Results& results)
+{
+    out << "## Goals\n\n| goal | this run | |\n|---|---|---|\n";
+    const LatencySummary& resized = results.updateLatency.methods.at(0).latency;
+    const LatencySummary& podman = results.updateLatency.methods.at(1).latency;
+    out << "| UpdateResources p50 ≤ 1 ms | " << fixed(resized.p50Ms, 3) << " ms | "
+        << verdict(resized.p50Ms <= 1.0) << " |\n"
+        << "| UpdateResources p99 ≤ 5 ms | " << fixed(resized.p99Ms, 3) << " ms | "
+        << verdict(resized.p99Ms <= 5.0) << " |\n";
+    const double speedup = podman.p50Ms / resized.p50Ms;
+    out << "| ≥ 40× faster than `podman update` (p50) | " << fixed(speedup, 1) << "× | "
+        << verdict(speedup >= 40.0) << " |\n";
+
+    if (const ScaleRow* thousand = rowWith(results.scale, 30, kGoalWorkloads)) {
+        out << "| sync pass over 1,000 workloads ≤ 20 ms CPU | " << fixed(thousand->passCpu.p50Ms)
+            << " ms (30 running + 970 absent) | " << verdict(thousand->passCpu.p50Ms <= 20.0) << " |\n";
+        if (const auto estimate = estimatedRunningPassMs(results.scale))
+            out << "| the same, 1,000 *running* (not measured: estimated) | ≈ " << fixed(*estimate, 0)
+                << " ms | " << verdict(*estimate <= 20.0) << " (estimate) |\n";
+        out << "| RSS ≤ 15 MB at 1,000 workloads | " << mebibytes(thousand->residentBytes) << " MiB ("
+            << mebibytes(thousand->residentAnonymousBytes) << " MiB anonymous) | "
+            << verdict(static_cast<double>(thousand->residentBytes) <= 15e6) << " |\n";
+    }
+    const double idleCpuShare = toMilliseconds(results.idle.cpuTime) / (results.idle.seconds * 1000.0);
+    const double wakeupsPerSecond = static_cast<double>(results.idle.contextSwitches) / results.idle.seconds;
+    out << "| no busy polling when idle | " << fixed(idleCpuShare * 100.0, 4) << " % CPU, "
+        << fixed(wakeupsPerSecond, 1) << " context switches/s | " << verdict(wakeupsPerSecond <= 1.0)
+        << " |\n\n";
+}
+
+}  // namespace
+
+void printReport(std::ostream& out, const Machine& machine, const Results& results)
+{
+    printMachine(out, machine);
+    printUpdateLatency(out, results.updateLatency);
+    printThroughput(out, results.throughput);
+    printReapply(out, results.reapply);
+    printScale(out, results.scale);
+    printIdle(out, results.idle);
+    printGoals(out, results);
+}
+
+}  // namespace resized::bench

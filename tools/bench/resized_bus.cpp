@@ -1,0 +1,108 @@
+#include "resized_bus.h"
+
+#include <map>
+#include <stdexcept>
+
+#include "manager_proxy.h"
+
+namespace resized::bench {
+
+namespace {
+
+using Dictionary = std::map<std::string, sdbus::Variant>;
+
+constexpr const char* kBusName = "io.resized1";
+constexpr const char* kManagerPath = "/io/resized1";
+constexpr const char* kBusDriver = "org.freedesktop.DBus";
+
+}  // namespace
+
+// The proxy glue generated from the interface XML. registerProxy() is
+// deliberately never called: without its match rules the bus sends this
+// connection none of resized's signals, which a client that never reads them
+// would otherwise pile up with every call.
+class ResizedBus::ManagerProxy final : public sdbus::ProxyInterfaces<io::resized1::Manager_proxy> {
+public:
+    explicit ManagerProxy(sdbus::IConnection& connection)
+        : ProxyInterfaces(connection, kBusName, kManagerPath)
+    {
+    }
+
+private:
+    void onResourcesApplied(const std::string&, const Dictionary&) override {}
+    void onDriftDetected(const std::string&, const Dictionary&, const Dictionary&) override {}
+    void onUpdateFailed(const std::string&, const std::string&, const std::string&) override {}
+};
+
+ResizedBus::ResizedBus()
+    : connection_(sdbus::createSystemBusConnection()),
+      manager_(std::make_unique<ManagerProxy>(*connection_))
+{
+}
+
+ResizedBus::~ResizedBus() = default;
+
+std::optional<std::uint64_t> ResizedBus::setCpuMillis(const std::string& workload, std::uint64_t millis)
+{
+    const Dictionary status = manager_->UpdateResources(workload, {{"CpuMillis", sdbus::Variant(millis)}}, {});
+    const auto actual = status.find("Actual");
+    if (actual == status.end())
+        return std::nullopt;
+    const auto resources = actual->second.get<Dictionary>();
+    const auto cpu = resources.find("CpuMillis");
+    if (cpu == resources.end())
+        return std::nullopt;
+    return cpu->second.get<std::uint64_t>();
+}
+
+void ResizedBus::reconcileAll()
+{
+    manager_->Reconcile("");
+}
+
+BusNameWatcher::BusNameWatcher(std::string name)
+    : name_(std::move(name)),
+      connection_(sdbus::createSystemBusConnection()),
+      bus_(sdbus::createProxy(*connection_, kBusDriver, "/org/freedesktop/DBus"))
+{
+    bus_->uponSignal("NameOwnerChanged")
+        .onInterface(kBusDriver)
+        .call([this](const std::string& changedName, const std::string&, const std::string& newOwner) {
+            nameOwnerChanged(changedName, newOwner);
+        });
+    bus_->finishRegistration();
+    connection_->enterEventLoopAsync();
+}
+
+BusNameWatcher::~BusNameWatcher()
+{
+    connection_->leaveEventLoop();
+}
+
+void BusNameWatcher::nameOwnerChanged(const std::string& name, const std::string& newOwner)
+{
+    if (name != name_ || newOwner.empty())
+        return;
+    const auto now = Clock::now();
+    {
+        std::lock_guard lock(mutex_);
+        ownedAt_ = now;
+    }
+    changed_.notify_all();
+}
+
+void BusNameWatcher::reset()
+{
+    std::lock_guard lock(mutex_);
+    ownedAt_.reset();
+}
+
+BusNameWatcher::Clock::time_point BusNameWatcher::waitForOwner(std::chrono::milliseconds timeout)
+{
+    std::unique_lock lock(mutex_);
+    if (!changed_.wait_for(lock, timeout, [this] { return ownedAt_.has_value(); }))
+        throw std::runtime_error("no owner for " + name_ + " on the bus");
+    return *ownedAt_;
+}
+
+}  // namespace resized::bench

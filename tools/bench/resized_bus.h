@@ -1,0 +1,66 @@
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include <sdbus-c++/sdbus-c++.h>
+
+namespace resized::bench {
+
+// One client of io.resized1 with a system bus connection of its own
+// (DBUS_SYSTEM_BUS_ADDRESS), making plain blocking calls; one per thread.
+class ResizedBus {
+public:
+    ResizedBus();
+    ~ResizedBus();
+    ResizedBus(const ResizedBus&) = delete;
+    ResizedBus& operator=(const ResizedBus&) = delete;
+
+    // UpdateResources(workload, {CpuMillis: millis}, {}); returns the
+    // CpuMillis of the answer's Actual, what resized read back from the
+    // cgroup after committing the change, or nullopt if the answer has none.
+    std::optional<std::uint64_t> setCpuMillis(const std::string& workload, std::uint64_t millis);
+
+    // Reconcile(""): one sync pass over every workload, answered when done.
+    void reconcileAll();
+
+private:
+    class ManagerProxy;
+    std::unique_ptr<sdbus::IConnection> connection_;
+    std::unique_ptr<ManagerProxy> manager_;
+};
+
+// Notes the moment a bus name gets an owner from NameOwnerChanged as the bus
+// sends it, so that a start-up is timed to the bus, not to a polling loop.
+class BusNameWatcher {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    explicit BusNameWatcher(std::string name);
+    ~BusNameWatcher();
+    BusNameWatcher(const BusNameWatcher&) = delete;
+    BusNameWatcher& operator=(const BusNameWatcher&) = delete;
+
+    // Forgets what was seen so far.
+    void reset();
+    // When the name got an owner since the last reset(); throws when it did
+    // not within timeout.
+    Clock::time_point waitForOwner(std::chrono::milliseconds timeout);
+
+private:
+    void nameOwnerChanged(const std::string& name, const std::string& newOwner);
+
+    std::string name_;
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::optional<Clock::time_point> ownedAt_;
+    std::unique_ptr<sdbus::IConnection> connection_;
+    std::unique_ptr<sdbus::IProxy> bus_;
+};
+
+}  // namespace resized::bench

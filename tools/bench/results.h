@@ -1,0 +1,82 @@
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "latency_summary.h"
+
+namespace resized::bench {
+
+// 1. One way of changing a container's CPU limit, timed per call.
+struct MethodLatency {
+    std::string method;
+    LatencySummary latency;
+};
+
+struct UpdateLatencyResult {
+    // resized first; the ratios are against it.
+    std::vector<MethodLatency> methods;
+    // resized's own CPU time per UpdateResources call, all threads.
+    Duration resizedCpuPerCall{};
+    // GET /containers/{name}/json, the lookup resized makes once per call
+    // to resolve the workload to its container.
+    LatencySummary podmanInspect;
+};
+
+// 2. Concurrent UpdateResources callers, each on its own connection and
+//    container, for a fixed time.
+struct ThroughputRun {
+    std::size_t clients = 0;
+    std::size_t calls = 0;
+    double seconds = 0;
+    LatencySummary latency;
+
+    double callsPerSecond() const { return static_cast<double>(calls) / seconds; }
+};
+
+// 3. How long a restarted container runs before its desired limit is back.
+struct ReapplyResult {
+    LatencySummary fromStartEvent;
+    // Negative where the limit was back before `podman restart` returned.
+    LatencySummary fromRestartReturned;
+    // From the first 1 ms poll that saw the new cgroup with its create-time
+    // limit; 0 where no poll caught it.
+    LatencySummary staleLimitVisible;
+};
+
+// 4 and 5. The daemon with a number of managed workloads.
+struct ScaleRow {
+    std::size_t runningWorkloads = 0;
+    // Workloads whose container does not exist, written into the state
+    // database while the daemon was stopped.
+    std::size_t absentWorkloads = 0;
+    LatencySummary startup;
+    LatencySummary passCpu;
+    LatencySummary passWall;
+    std::uint64_t residentBytes = 0;
+    // The anonymous part of residentBytes: the daemon's own, where the rest
+    // is file pages (the binary and shared libraries) shared with others.
+    std::uint64_t residentAnonymousBytes = 0;
+
+    std::size_t workloads() const { return runningWorkloads + absentWorkloads; }
+};
+
+// 6. The daemon left alone.
+struct IdleResult {
+    std::size_t workloads = 0;
+    double seconds = 0;
+    Duration cpuTime{};
+    std::uint64_t contextSwitches = 0;
+};
+
+struct Results {
+    UpdateLatencyResult updateLatency;
+    std::vector<ThroughputRun> throughput;
+    ReapplyResult reapply;
+    IdleResult idle;
+    std::vector<ScaleRow> scale;
+};
+
+}  // namespace resized::bench

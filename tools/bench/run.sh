@@ -1,0 +1,25 @@
+#!/bin/bash
+# Builds resized and resized-bench if needed and runs the benchmark in a
+# private environment (tests/integration/with-testenv.sh: its own system bus,
+# Podman service and image), printing the report as Markdown:
+#
+#   tools/bench/run.sh [BUILD_DIR]      (default: build; about 2 minutes)
+#
+# Everything it starts, containers and daemons, is gone when it ends.
+set -euo pipefail
+
+readonly source_root=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../..")
+readonly build_dir=$(realpath -m "${1:-build}")
+
+if [[ ! -f $build_dir/build.ninja ]]; then
+    meson setup "$build_dir" "$source_root" -Dtests=true >&2
+fi
+if ! ninja -C "$build_dir" -t query tools/bench/resized-bench >/dev/null 2>&1; then
+    echo "run.sh: $build_dir has no resized-bench: configure it with -Dtests=true" >&2
+    exit 1
+fi
+ninja -C "$build_dir" daemon/resized tools/bench/resized-bench >&2
+
+RESIZED_BINARY=$build_dir/daemon/resized \
+    exec "$source_root/tests/integration/with-testenv.sh" \
+    "$build_dir/tools/bench/resized-bench"

@@ -1,0 +1,93 @@
+#include <array>
+#include <functional>
+#include <iomanip>
+#include <sstream>
+#include <stdexcept>
+
+#include "phases.h"
+#include "podman_rest.h"
+#include "process_usage.h"
+#include "support/command.h"
+
+// 1. The round trip of one CPU limit change, three ways, on the same five
+// running containers: each call alternates its container between two
+// values, so every call is a real change, and after every call the cgroup
+// file is checked (outside the timed part) to hold the new value.
+namespace resized::bench {
+
+namespace {
+
+constexpr std::size_t kContainers = 5;
+constexpr std::size_t kWarmUpCalls = 2 * kContainers;
+constexpr std::size_t kResizedCalls = 500;
+constexpr std::size_t kPodmanCliCalls = 50;
+constexpr std::size_t kRestCalls = 200;
+constexpr std::array<std::uint64_t, 2> kCpuMillis{100, 150};
+
+using SetCpu = std::function<void(const std::string& container, std::uint64_t millis)>;
+
+std::string asCpus(std::uint64_t millis)
+{
+    std::ostringstream text;
+    text << std::fixed << std::setprecision(3) << static_cast<double>(millis) / 1000.0;
+    return text.str();
+}
+
+std::vector<Duration> timeCalls(Testbed& testbed, std::size_t count, const SetCpu& setCpu)
+{
+    std::vector<Duration> samples;
+    for (std::size_t call = 0; call < kWarmUpCalls + count; ++call) {
+        const std::size_t container = call % kContainers;
+        const std::uint64_t millis = kCpuMillis[(call / kContainers) % kCpuMillis.size()];
+        const auto started = std::chrono::steady_clock::now();
+        setCpu(testbed.containerName(container), millis);
+        const auto finished = std::chrono::steady_clock::now();
+        if (testbed.cpuQuotaUs(container) != Testbed::cfsQuotaFor(millis))
+            throw std::runtime_error(testbed.containerName(container) + ": the cgroup does not hold " +
+                                     std::to_string(millis) + " millicores after the call");
+        if (call >= kWarmUpCalls)
+            samples.push_back(finished - started);
+    }
+    return samples;
+}
+
+}  // namespace
+
+UpdateLatencyResult measureUpdateLatency(Testbed& testbed)
+{
+    ResizedBus resized;
+    const ProcessUsage before = usageOf(testbed.daemonPid());
+    const auto viaResized = timeCalls(testbed, kResizedCalls, [&](const std::string& name, std::uint64_t millis) {
+        if (resized.setCpuMillis(name, millis) != millis)
+            throw std::runtime_error(name + ": resized answered with another CpuMillis than asked");
+    });
+    const Duration resizedCpu = usageOf(testbed.daemonPid()).cpuTime - before.cpuTime;
+
+    const auto viaPodmanCli = timeCalls(testbed, kPodmanCliCalls, [](const std::string& name, std::uint64_t millis) {
+        const auto result = integration::runCommand({"podman", "update", "--cpus", asCpus(millis), name});
+        if (!result.succeeded())
+            throw std::runtime_error("podman update " + name + ": " + result.standardError);
+    });
+
+    PodmanRest rest(testbed.environment().podmanSocket);
+    const auto viaRest = timeCalls(testbed, kRestCalls, [&](const std::string& name, std::uint64_t millis) {
+        rest.updateCpuQuota(name, Testbed::cfsQuotaFor(millis), Testbed::kCfsPeriodUs);
+    });
+
+    std::vector<Duration> inspections;
+    for (std::size_t call = 0; call < kRestCalls; ++call) {
+        const auto started = std::chrono::steady_clock::now();
+        rest.inspect(testbed.containerName(call % kContainers));
+        inspections.push_back(std::chrono::steady_clock::now() - started);
+    }
+
+    return {
+        .methods = {{"resized `UpdateResources` (D-Bus)", summarize(viaResized)},
+                    {"`podman update --cpus` (CLI)", summarize(viaPodmanCli)},
+                    {"Podman REST `POST …/update` (libcurl, kept-alive)", summarize(viaRest)}},
+        .resizedCpuPerCall = resizedCpu / (kWarmUpCalls + kResizedCalls),
+        .podmanInspect = summarize(inspections),
+    };
+}
+
+}  // namespace resized::bench
