@@ -12,6 +12,7 @@
 
 #include "bus/bus_event_source.h"
 #include "bus/manager_object.h"
+#include "bus/systemd_reload_watch.h"
 #include "cgroup/driver_selector.h"
 #include "config.h"
 #include "logging.h"
@@ -58,6 +59,7 @@ int run(const resized::CommandLine& commandLine)
     bus::ManagerObject managerObject(*connection, loop, manager, settings.adminGroup);
     managerObject.publishWorkloads();
     bus::BusEventSource busSource(*connection, loop);
+    bus::SystemdReloadWatch systemdReloadWatch(*connection, manager);
     connection->requestName(kBusName);
     runtimeWatcher.start();
 
