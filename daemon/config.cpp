@@ -38,7 +38,8 @@ bool parseDuration(std::string_view text, Duration& value)
             break;
         }
     }
-    if (!parseNumber(text, number))
+    if (!parseNumber(text, number) ||
+        number > static_cast<uint64_t>(std::chrono::microseconds::max().count() / unit.count()))
         return false;
     value = std::chrono::duration_cast<Duration>(unit * static_cast<int64_t>(number));
     return true;

@@ -22,8 +22,11 @@ integration_test_packages=(
 # The QEMU guest of the VM suite (-Dvm_tests=true).
 vm_test_packages=(qemu-system-x86 kmod)
 
+# tests/fuzz: libFuzzer targets, built with clang.
+fuzz_test_packages=(clang libclang-rt-14-dev)
+
 packages=("${build_packages[@]}" "${integration_test_packages[@]}"
-    "${vm_test_packages[@]}")
+    "${vm_test_packages[@]}" "${fuzz_test_packages[@]}")
 
 missing_packages() {
     local package status

@@ -24,6 +24,10 @@ auto translatingErrors(Body&& body) -> decltype(body())
         throw sdbus::Error(std::string(dbusErrorName(service::ErrorCode::ApplyFailed)), error.what());
     } catch (const store::StoreError& error) {
         throw sdbus::Error("org.freedesktop.DBus.Error.Failed", error.what());
+    } catch (const sdbus::Error&) {
+        throw;
+    } catch (const std::exception& error) {
+        throw sdbus::Error("org.freedesktop.DBus.Error.Failed", error.what());
     }
 }
 

@@ -132,6 +132,8 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
                         });
     } catch (const service::ResizeError& error) {
         reply->returnError(toDbusError(error));
+    } catch (const store::StoreError& error) {
+        reply->returnError(sdbus::Error("org.freedesktop.DBus.Error.Failed", error.what()));
     } catch (const std::exception& error) {
         spdlog::error("{}: update failed unexpectedly: {}", name, error.what());
         reply->returnError(sdbus::Error(std::string(service::dbusErrorName(service::ErrorCode::ApplyFailed)),

@@ -68,8 +68,9 @@ std::optional<uint64_t> createCpuMillis(const json& hostConfig)
     auto quota = positiveLimit(hostConfig, "CpuQuota");
     if (!quota)
         return std::nullopt;
-    uint64_t period = positiveLimit(hostConfig, "CpuPeriod").value_or(kDefaultCpuPeriodUsec);
-    return divideRoundingUp(*quota * 1000, period);
+    const uint64_t period = positiveLimit(hostConfig, "CpuPeriod").value_or(kDefaultCpuPeriodUsec);
+    const unsigned __int128 millis = (static_cast<unsigned __int128>(*quota) * 1000 + period - 1) / period;
+    return millis >= core::kUnlimited ? core::kUnlimited - 1 : static_cast<uint64_t>(millis);
 }
 
 std::optional<std::string> createAllowedCpus(const json& hostConfig)
@@ -109,9 +110,21 @@ std::string optionalString(const json& object, const char* key)
     return field->get<std::string>();
 }
 
+// nlohmann converts a floating-point number to an integer type without a
+// check (undefined behaviour out of range), so integers are taken only from
+// integer JSON numbers.
+int64_t integerField(const json& object, const char* key)
+{
+    const auto& field = object.at(key);
+    if (!field.is_number_integer() || (field.is_number_unsigned() &&
+                                       field.get<uint64_t>() > uint64_t(std::numeric_limits<int64_t>::max())))
+        throw MalformedReply(std::string(key) + " is not an integer");
+    return field.get<int64_t>();
+}
+
 pid_t pidOf(const json& object)
 {
-    auto pid = object.at("Pid").get<int64_t>();
+    auto pid = integerField(object, "Pid");
     if (pid < 0 || pid > std::numeric_limits<pid_t>::max())
         throw MalformedReply("Pid out of range: " + std::to_string(pid));
     return static_cast<pid_t>(pid);
@@ -215,7 +228,10 @@ ContainerEvent parseEvent(std::string_view line)
         if (auto attributes = actor.find("Attributes");
             attributes != actor.end() && attributes->is_object())
             event.containerName = optionalString(*attributes, "name");
-        event.timeNano = document.at("timeNano").get<uint64_t>();
+        const int64_t timeNano = integerField(document, "timeNano");
+        if (timeNano < 0)
+            throw MalformedReply("timeNano is negative");
+        event.timeNano = static_cast<uint64_t>(timeNano);
         return event;
     });
 }

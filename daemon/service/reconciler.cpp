@@ -167,9 +167,21 @@ void ResourceManager::reconcile(const std::string& workload)
         reconcileOne(record.name);
 }
 
+// A store that cannot be written now (locked, full) must not lose the
+// trigger: the workload is tried again with the retry policy.
+void ResourceManager::reconcileOne(const std::string& name)
+{
+    try {
+        reconcileOneNow(name);
+    } catch (const store::StoreError& error) {
+        spdlog::error("{}: cannot reconcile: {}", name, error.what());
+        scheduleRetry(name, false);
+    }
+}
+
 // Re-binds the workload to its current container and repairs any drift
 // between what was last written and what the cgroup holds.
-void ResourceManager::reconcileOne(const std::string& name)
+void ResourceManager::reconcileOneNow(const std::string& name)
 {
     if (inFlight_.contains(name))
         return;

@@ -386,6 +386,8 @@ std::vector<store::WorkloadRecord> ResourceManager::workloads() { return store_.
 void ResourceManager::forget(const std::string& workload, uint32_t callerUid)
 {
     const uint64_t started = nowUsec();
+    if (workload.empty())
+        throw ResizeError(ErrorCode::InvalidArgument, "the workload name is empty");
     std::optional<runtime::Container> container;
     try {
         container = inspect(workload);

@@ -144,6 +144,7 @@ private:
     void recoverInterruptedUpdates();
     void restoreBlocking(const std::string& cgroupPath, const core::Resources& limits);
     void reconcileOne(const std::string& name);
+    void reconcileOneNow(const std::string& name);
     void schedulePeriodicSync();
     core::Resources readActual(const std::string& cgroupPath);
     static store::WorkloadRecord newRecord(const std::string& name);

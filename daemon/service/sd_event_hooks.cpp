@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include <spdlog/spdlog.h>
+
 namespace resized::service {
 
 void SdEventHooks::watchSocket(int fd, bool readable, bool writable)
@@ -31,8 +33,14 @@ void SdEventHooks::setTimer(std::optional<std::chrono::milliseconds> delay)
 int SdEventHooks::onIo(sd_event_source*, int fd, uint32_t events, void* userdata)
 {
     auto* self = static_cast<SdEventHooks*>(userdata);
-    self->stream_->onSocketReady(fd, (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0,
-                                 (events & EPOLLOUT) != 0);
+    try {
+        self->stream_->onSocketReady(fd, (events & (EPOLLIN | EPOLLHUP | EPOLLERR)) != 0,
+                                     (events & EPOLLOUT) != 0);
+    } catch (const std::exception& error) {
+        // An exception must not unwind through sd-event's C frames; the
+        // periodic sync and retries pick up what this event could not do.
+        spdlog::error("handling a Podman event failed: {}", error.what());
+    }
     return 0;
 }
 

@@ -1,0 +1,114 @@
+// decodeResources and decodeOptions on a{sv} dictionaries built from the
+// input: keys of the contract or any string, values of the expected type or
+// of any other. A dictionary is refused with InvalidArgument, nothing else;
+// an accepted one is within the contract's ranges and encodes back to itself.
+
+#include <fuzzer/FuzzedDataProvider.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <sdbus-c++/Error.h>
+#include <sdbus-c++/Types.h>
+
+#include "bus/variants.h"
+#include "core/validation.h"
+#include "fuzz_check.h"
+#include "service/errors.h"
+
+using namespace resized;
+
+namespace {
+
+const std::vector<std::string> kKnownKeys{
+    "CpuMillis", "MemoryMax", "MemoryHigh", "CpuWeight", "AllowedCpus",
+    "DryRun",    "Force",     "Defer",      "ReclaimTimeoutUSec",
+};
+
+std::string consumeKey(FuzzedDataProvider& input)
+{
+    const size_t choice = input.ConsumeIntegralInRange<size_t>(0, kKnownKeys.size());
+    if (choice < kKnownKeys.size())
+        return kKnownKeys[choice];
+    return input.ConsumeRandomLengthString(32);
+}
+
+// A variant of one of the types a caller could send. sd-bus refuses some
+// values (a string that is not UTF-8): the bus would never deliver those.
+sdbus::Variant consumeVariant(FuzzedDataProvider& input)
+{
+    switch (input.ConsumeIntegralInRange(0, 8)) {
+    case 0:
+        return sdbus::Variant(input.ConsumeIntegral<uint64_t>());
+    case 1:
+        return sdbus::Variant(input.ConsumeRandomLengthString(64));
+    case 2:
+        return sdbus::Variant(input.ConsumeBool());
+    case 3:
+        return sdbus::Variant(input.ConsumeIntegral<uint32_t>());
+    case 4:
+        return sdbus::Variant(input.ConsumeIntegral<int64_t>());
+    case 5:
+        return sdbus::Variant(input.ConsumeIntegral<int32_t>());
+    case 6:
+        return sdbus::Variant(input.ConsumeFloatingPoint<double>());
+    case 7:
+        return sdbus::Variant(std::vector<std::string>{input.ConsumeRandomLengthString(16)});
+    default:
+        return sdbus::Variant(bus::Dictionary{{input.ConsumeRandomLengthString(16),
+                                               sdbus::Variant(input.ConsumeIntegral<uint64_t>())}});
+    }
+}
+
+bus::Dictionary consumeDictionary(FuzzedDataProvider& input)
+{
+    bus::Dictionary dictionary;
+    const size_t entries = input.ConsumeIntegralInRange<size_t>(0, 6);
+    for (size_t i = 0; i < entries; ++i) {
+        std::string key = consumeKey(input);
+        try {
+            dictionary.insert_or_assign(std::move(key), consumeVariant(input));
+        } catch (const sdbus::Error&) {
+        }
+    }
+    return dictionary;
+}
+
+void checkResources(const bus::Dictionary& dictionary)
+{
+    core::Resources resources;
+    try {
+        resources = bus::decodeResources(dictionary);
+    } catch (const service::ResizeError& error) {
+        FUZZ_CHECK(error.code() == service::ErrorCode::InvalidArgument);
+        return;
+    }
+    core::Resources again = resources;
+    FUZZ_CHECK(!core::validateAndCanonicalise(again));
+    FUZZ_CHECK(again == resources);
+    FUZZ_CHECK(bus::decodeResources(bus::encodeResources(resources)) == resources);
+}
+
+void checkOptions(const bus::Dictionary& dictionary)
+{
+    try {
+        const service::UpdateOptions options = bus::decodeOptions(dictionary);
+        FUZZ_CHECK(!options.reclaimTimeout || options.reclaimTimeout->count() >= 0);
+    } catch (const service::ResizeError& error) {
+        FUZZ_CHECK(error.code() == service::ErrorCode::InvalidArgument);
+    }
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
+{
+    FuzzedDataProvider input(data, size);
+    const bus::Dictionary dictionary = consumeDictionary(input);
+    checkResources(dictionary);
+    checkOptions(dictionary);
+    return 0;
+}

@@ -1,0 +1,49 @@
+// Calls one method of resized on the system bus and prints "ok" or the
+// error's name and message, "NAME: MESSAGE" (busctl prints only a generic
+// text for an error, so it cannot tell the bus policy's refusal from the
+// daemon's). The authorization tests run it as users without privileges:
+//
+//   hostile_bus_caller OBJECT_PATH INTERFACE METHOD [STRING]
+//
+// STRING, when given, is the first argument; the update methods (Manager's
+// UpdateResources, Workload's Update) then get resources {CpuMillis: 500}
+// and no options.
+
+#include <sdbus-c++/sdbus-c++.h>
+
+#include <cstdint>
+#include <iostream>
+#include <map>
+#include <string>
+
+int main(int argc, char** argv)
+{
+    if (argc < 4 || argc > 5)
+    {
+        std::cerr << "usage: " << argv[0] << " OBJECT_PATH INTERFACE METHOD [STRING]\n";
+        return 2;
+    }
+    const std::string method = argv[3];
+    try
+    {
+        const auto proxy =
+            sdbus::createProxy(sdbus::createSystemBusConnection(), "io.resized1", argv[1]);
+        auto call = proxy->createMethodCall(argv[2], method);
+        if (argc == 5)
+        {
+            call << std::string(argv[4]);
+        }
+        if (method == "UpdateResources" || method == "Update")
+        {
+            using Dictionary = std::map<std::string, sdbus::Variant>;
+            call << Dictionary{{"CpuMillis", sdbus::Variant(std::uint64_t{500})}} << Dictionary{};
+        }
+        proxy->callMethod(call);
+        std::cout << "ok\n";
+    }
+    catch (const sdbus::Error& error)
+    {
+        std::cout << error.getName() << ": " << error.getMessage() << "\n";
+    }
+    return 0;
+}
