@@ -1,7 +1,8 @@
 #include "logging.h"
 
+#include "journal_sink.h"
+
 #include <spdlog/sinks/stdout_color_sinks.h>
-#include <spdlog/sinks/systemd_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <cstdlib>
@@ -32,7 +33,7 @@ void setUpLogging(std::string_view level)
 {
     std::shared_ptr<spdlog::logger> logger;
     if (stderrIsJournal()) {
-        logger = std::make_shared<spdlog::logger>("resized", std::make_shared<spdlog::sinks::systemd_sink_st>());
+        logger = std::make_shared<spdlog::logger>("resized", std::make_shared<JournalSink>());
         logger->set_pattern("%v");
     } else {
         logger = spdlog::stderr_color_st("resized");

@@ -123,6 +123,9 @@ echo "cgroup: $sd1"
 status=$(update sd1 2 CpuMillis t 500 MemoryMax t 100663296 0)
 echo "$status" | cut -c1-300
 check "the status names the systemd driver" grep -q '"Driver" s "systemd"' <<< "$status"
+journalctl --sync
+check "the journal carries the workload as RESIZED_WORKLOAD=" \
+    sh -c 'journalctl -u resized RESIZED_WORKLOAD=sd1 -o cat --no-pager | grep -q "sd1: applied"'
 check "the scope's CPUQuotaPerSecUSec is 500ms" equals "$(systemctl show -P CPUQuotaPerSecUSec "$scope")" 500ms
 check "the scope's MemoryMax is 96 MiB" equals "$(systemctl show -P MemoryMax "$scope")" 100663296
 check "cpu.max is 50000 100000" equals "$(cgroup_file "$sd1" cpu.max)" "50000 100000"
