@@ -173,9 +173,15 @@ void ResourceManager::reconcileOne(const std::string& name)
 {
     try {
         reconcileOneNow(name);
+        storeRetries_.erase(name);
     } catch (const store::StoreError& error) {
-        spdlog::error("{}: cannot reconcile: {}", name, error.what());
-        scheduleRetry(name, false);
+        // Not the runtime's refusal but the store's passing trouble: tried
+        // again, doubling up to a minute, for as long as it lasts.
+        StoreRetry& retry = storeRetries_[name];
+        const auto delay = std::min<std::chrono::milliseconds>(
+            settings_.retryInterval * (1u << std::min(retry.failures++, 6u)), std::chrono::minutes(1));
+        spdlog::error("{}: cannot reconcile: {}; trying again in {} ms", name, error.what(), delay.count());
+        retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
     }
 }
 

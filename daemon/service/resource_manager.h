@@ -176,6 +176,11 @@ private:
         EventSource timer;
     };
     std::map<std::string, Retry> retries_;
+    struct StoreRetry {
+        unsigned failures = 0;
+        EventSource timer;
+    };
+    std::map<std::string, StoreRetry> storeRetries_;
 };
 
 uint64_t nowUsec();

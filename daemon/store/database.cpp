@@ -82,7 +82,9 @@ Database::Database(const std::filesystem::path& file)
     if (rc != SQLITE_OK)
         fail("open " + file.string());
     sqlite3_extended_result_codes(raw, 1);
-    sqlite3_busy_timeout(raw, 5000);
+    // The daemon has one thread: a lock held by another process (an admin's
+    // sqlite3, a backup) stalls the bus for as long as this.
+    sqlite3_busy_timeout(raw, 1000);
     execute("PRAGMA journal_mode=WAL");
     execute("PRAGMA synchronous=NORMAL");
     execute("PRAGMA foreign_keys=ON");
