@@ -1,6 +1,7 @@
 #include "daemon_test.h"
 
 #include "support/command.h"
+#include "support/test_label.h"
 #include "support/wait.h"
 
 #include <cctype>
@@ -10,24 +11,6 @@
 
 namespace resized::integration
 {
-
-namespace
-{
-
-// A test's name as a container and folder name: "Suite/Test/0" becomes
-// "suite-test-0".
-std::string currentTestLabel()
-{
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string label;
-    for (const unsigned char c : std::string(test->test_suite_name()) + "-" + test->name())
-    {
-        label += std::isalnum(c) != 0 ? static_cast<char>(std::tolower(c)) : '-';
-    }
-    return label;
-}
-
-} // namespace
 
 void DaemonTest::SetUp()
 {

@@ -1,5 +1,6 @@
 #include "events_test.h"
 
+#include "support/test_label.h"
 #include "support/wait.h"
 
 #include <cctype>
@@ -10,23 +11,6 @@
 namespace resized::integration::events
 {
 
-namespace
-{
-
-// "Suite/Test" as a container, pod and folder name: "suite-test".
-std::string currentTestLabel()
-{
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string label = "ev";
-    for (const unsigned char c : std::string(test->test_suite_name()) + "-" + test->name())
-    {
-        label += std::isalnum(c) != 0 ? static_cast<char>(std::tolower(c)) : '-';
-    }
-    return label;
-}
-
-} // namespace
-
 void EventsTest::SetUp()
 {
     IntegrationTest::SetUp();
@@ -35,7 +19,7 @@ void EventsTest::SetUp()
         return;
     }
     podman_.emplace(environment());
-    const auto directory = environment().directory / "events" / currentTestLabel();
+    const auto directory = environment().directory / "events" / currentTestLabel("ev");
     std::filesystem::create_directories(directory);
     daemonOptions_ = DaemonOptions::forEnvironment(environment());
     daemonOptions_.stateDirectory = directory / "state";
@@ -68,7 +52,7 @@ void EventsTest::stopDaemon()
 
 std::string EventsTest::nameFor(const std::string& suffix) const
 {
-    return currentTestLabel() + "-" + suffix;
+    return currentTestLabel("ev") + "-" + suffix;
 }
 
 ScopedContainer EventsTest::runContainer(const std::string& suffix,

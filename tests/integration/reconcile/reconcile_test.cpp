@@ -1,6 +1,7 @@
 #include "reconcile_test.h"
 
 #include "support/cgroup_v1.h"
+#include "support/test_label.h"
 #include "support/wait.h"
 
 #include <cctype>
@@ -13,19 +14,6 @@ namespace resized::integration
 
 namespace
 {
-
-// A test's name as a container and folder name: "Suite/Test/0" becomes
-// "suite-test-0".
-std::string currentTestLabel()
-{
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    std::string label;
-    for (const unsigned char c : std::string(test->test_suite_name()) + "-" + test->name())
-    {
-        label += std::isalnum(c) != 0 ? static_cast<char>(std::tolower(c)) : '-';
-    }
-    return label;
-}
 
 void writeFile(const std::filesystem::path& file, const std::string& text)
 {
