@@ -11,7 +11,9 @@ void addHistoryVerb(CLI::App& app, VerbAction& selected)
     auto* command = app.add_subcommand("history", "Show the past changes of a workload (not supported yet)");
     auto workload = std::make_shared<std::string>();
     command->add_option("workload", *workload, "Container name or ID")->required();
-    command->callback([&selected] {
+    // The callback owns the string the option writes to, so it lives as
+    // long as the command line does.
+    command->callback([&selected, workload] {
         selected = [](Session&) -> ExitStatus {
             throw CommandError(ExitStatus::NotSupported,
                                "history is not supported by this daemon version "
