@@ -63,6 +63,11 @@ echo "== guest: PID 1 $(cat /proc/1/comm), kernel $(uname -r), $(nproc) CPUs," \
     "cgroup $(stat -fc %T /sys/fs/cgroup): $(cat /sys/fs/cgroup/cgroup.controllers)"
 
 echo "== install"
+# Nothing after this can pass without the installation: stop at once rather
+# than spend minutes of emulation on failures that say nothing new.
+for input in "$stage" "$backend_test" "$image"; do
+    [[ -e $input ]] || { echo "FAIL: $input is not visible in the guest"; exit 1; }
+done
 # Debian's /lib is a symlink to usr/lib: keep it one.
 tar -C "$stage" -cf - . | tar -C / -xf - --keep-directory-symlink
 systemctl daemon-reload

@@ -51,13 +51,38 @@ cmdline=(console=ttyS0 loglevel=4 panic=-1 rdinit=/init
     systemd.unit=resized-vm.target systemd.show_status=0
     random.trust_cpu=on tsc=reliable no_timer_check)
 
+# The mount points other than / that path lies under, outermost first.
+mounts_under() {
+    local path=$1 target
+    while target=$(findmnt --noheadings --output TARGET --target "$path") && [[ $target != / ]]; do
+        echo "$target"
+        path=$(dirname "$target")
+    done
+}
+
+# The guest sees the root file system, and the mounts that hold the cache
+# and the files named by ARGS (a build directory may be on a mount of its
+# own, as CI's is).
+binds=$(for path in "$cache" "$@"; do
+    [[ -e $path ]] && mounts_under "$(realpath "$path")"
+done | sort -u)
+
 started=$(date +%s.%N)
-# A private mount namespace exports only the root file system: a
-# non-recursive bind leaves out /proc, /sys, /dev and every other mount, and
-# nothing is mounted in the host's namespace.
-unshare --mount --propagation private -- /bin/sh -c '
-    mount --bind / "$1" && mount -o remount,bind,ro "$1" || exit 125
+# A private mount namespace exports only those: a non-recursive bind of /
+# leaves out /proc, /sys, /dev and every other mount, and nothing is mounted
+# in the host's namespace.
+RESIZED_VM_BINDS=$binds unshare --mount --propagation private -- /bin/sh -c '
+    root=$1
     shift
+    mount --bind / "$root" && mount -o remount,bind,ro "$root" || exit 125
+    IFS="
+"
+    for dir in $RESIZED_VM_BINDS; do
+        mount --bind "$dir" "$root$dir" && mount -o remount,bind,ro "$root$dir" || {
+            echo "run-vm: cannot show $dir to the guest" >&2
+            exit 125
+        }
+    done
     exec "$@"' sh "$run/root" \
     timeout -k 5 "$timeout" qemu-system-x86_64 \
         -accel tcg,thread=multi -cpu max -smp "$cpus" -m "$memory" \
