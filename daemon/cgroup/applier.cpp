@@ -8,6 +8,7 @@
 #include "core/cpuset.h"
 #include "core/drift.h"
 #include "core/quantity.h"
+#include "failpoint/failpoint.h"
 
 namespace resized::cgroup {
 
@@ -198,6 +199,7 @@ bool ApplyTransaction::write(LimitKey key, const core::Resources& source)
     const auto value = only(source, key);
     try {
         backend_.write(cgroup_, value);
+        failpoint("between-writes");
         return true;
     } catch (const CgroupError& error) {
         // v1 refuses a memory limit under usage it cannot reclaim with EBUSY.

@@ -7,7 +7,7 @@
 
 #include "core/drift.h"
 #include "core/quantity.h"
-#include "service/failpoint.h"
+#include "failpoint/failpoint.h"
 #include "store/json_resources.h"
 
 namespace resized::service {

@@ -1,4 +1,4 @@
-#include "service/failpoint.h"
+#include "failpoint/failpoint.h"
 
 #include <signal.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 
 #include "build_config.h"
 
-namespace resized::service {
+namespace resized {
 
 void failpoint([[maybe_unused]] std::string_view name)
 {
@@ -18,4 +18,4 @@ void failpoint([[maybe_unused]] std::string_view name)
 #endif
 }
 
-}  // namespace resized::service
+}  // namespace resized
