@@ -3,7 +3,7 @@
 // what happened meanwhile.
 
 #include "events_test.h"
-#include "podman_service.h"
+#include "support/podman_service.h"
 
 #include <gtest/gtest.h>
 

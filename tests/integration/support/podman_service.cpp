@@ -1,4 +1,4 @@
-#include "podman_service.h"
+#include "support/podman_service.h"
 
 #include "support/command.h"
 #include "support/wait.h"
@@ -6,7 +6,7 @@
 #include <csignal>
 #include <stdexcept>
 
-namespace resized::integration::events
+namespace resized::integration
 {
 
 namespace
@@ -63,4 +63,4 @@ bool PodmanService::answers() const
         .succeeded();
 }
 
-} // namespace resized::integration::events
+} // namespace resized::integration

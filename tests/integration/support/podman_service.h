@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <optional>
 
-namespace resized::integration::events
+namespace resized::integration
 {
 
 // A `podman system service` owned by one test, so that the test can kill it
@@ -37,4 +37,4 @@ class PodmanService
     std::optional<ChildProcess> process_;
 };
 
-} // namespace resized::integration::events
+} // namespace resized::integration
