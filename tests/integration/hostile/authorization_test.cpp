@@ -2,20 +2,27 @@
 // and `daemon` through runuser and busctl): reads are open to everyone,
 // changes need root or the configured group. The daemon checks credentials
 // itself: with a bus policy that lets everybody through, it still refuses.
+// A real member of the real group "resized" gets through both locks as
+// shipped: the project's bus policy and the daemon's default group.
 
 #include "unprivileged_caller.h"
 #include "hostile_test.h"
 #include "lax_bus_policy.h"
+#include "scoped_system_account.h"
 
 #include "support/bus_names.h"
+#include "support/cgroup_v1.h"
 #include "support/wait.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <signal.h>
+#include <unistd.h>
 
+#include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +37,10 @@ using ::testing::StartsWith;
 // resized says when it refuses one itself.
 constexpr auto refusedByBusPolicy = "Rejected send message";
 constexpr auto refusedByDaemon = "changing limits needs root or membership of group";
+// The group of dbus/io.resized1.conf, and resized's [Authorization] Group=
+// when its configuration does not say (daemon/service/settings.h); the
+// daemon tests' configuration does not.
+constexpr auto shippedGroup = "resized";
 
 class AuthorizationTest : public HostileTest
 {
@@ -128,6 +139,91 @@ TEST_F(AuthorizationTest, MembersOfTheConfiguredGroupMayChange)
 
     EXPECT_EQ(callAs("daemon", update), std::string(error::accessDenied) + ": " + refusedByDaemon +
                                             " \"nogroup\"");
+}
+
+// A system user in the real group "resized" for each test, made before and
+// removed after it.
+class ShippedGroupTest : public AuthorizationTest
+{
+  protected:
+    void SetUp() override
+    {
+        AuthorizationTest::SetUp();
+        if (IsSkipped())
+        {
+            return;
+        }
+        member_.emplace("resized-test-" + std::to_string(::getpid()), shippedGroup);
+        // dbus-daemon resolves the groups of its policy when it reads it.
+        reloadBusConfiguration();
+    }
+
+    void TearDown() override
+    {
+        const bool hadMember = member_.has_value();
+        member_.reset();
+        if (hadMember)
+        {
+            // So that the bus's policy keeps no GID of a removed group.
+            reloadBusConfiguration();
+        }
+        AuthorizationTest::TearDown();
+    }
+
+    const std::string& member() const { return member_->user(); }
+
+    std::filesystem::path cpuQuotaFile() const
+    {
+        return CgroupV1(container().cgroupPath()).file("cpu", "cpu.cfs_quota_us");
+    }
+
+  private:
+    std::optional<ScopedSystemAccount> member_;
+};
+
+TEST_F(ShippedGroupTest, MembersChangeLimitsThroughTheShippedPolicyAndNobodyStillCannot)
+{
+    expectChangesRefusedWith("nobody", refusedByBusPolicy);
+    expectUntouched();
+
+    EXPECT_EQ(callAs(member(), {managerPath, managerInterface, "UpdateResources", name()}), "ok");
+    EXPECT_EQ(CgroupLimits::read(container().cgroupPath()).cpuMillis(), 500U);
+    EXPECT_EQ(desiredOf(client().getResourceStatus(name())).cpuMillis, 500U);
+
+    // Drift behind resized's back (the periodic sync is an hour away): only
+    // the member's Reconcile repairs it.
+    std::ofstream(cpuQuotaFile()) << "30000";
+    ASSERT_EQ(CgroupLimits::read(container().cgroupPath()).cpuMillis(), 300U);
+    EXPECT_EQ(callAs(member(), {managerPath, managerInterface, "Reconcile", name()}), "ok");
+    EXPECT_TRUE(waitUntil(
+        [&] { return CgroupLimits::read(container().cgroupPath()).cpuMillis() == 500U; },
+        std::chrono::seconds(20)))
+        << CgroupLimits::read(container().cgroupPath());
+    EXPECT_EQ(callAs(member(), {managerPath, managerInterface, "Reconcile", ""}), "ok");
+
+    EXPECT_EQ(callAs(member(), {managerPath, managerInterface, "Forget", name()}), "ok");
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(name()), "SyncState"), "unknown");
+    EXPECT_TRUE(client().listWorkloads().empty());
+    EXPECT_EQ(CgroupLimits::read(container().cgroupPath()).cpuMillis(), 500U)
+        << "Forget changed the limits";
+    EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
+}
+
+TEST_F(ShippedGroupTest, DaemonRefusesNonMembersNamingTheGroup)
+{
+    const LaxBusPolicy laxPolicy(environment().directory);
+
+    for (const auto& call : changingCalls())
+    {
+        EXPECT_EQ(callAs("nobody", call), std::string(error::accessDenied) + ": " +
+                                              refusedByDaemon + " \"" + shippedGroup + "\"")
+            << call[2] << " on " << call[0];
+    }
+    expectUntouched();
+
+    // The same daemon lets the member through: the group is what differs.
+    EXPECT_EQ(callAs(member(), changingCalls().front()), "ok");
+    EXPECT_EQ(CgroupLimits::read(container().cgroupPath()).cpuMillis(), 500U);
 }
 
 } // namespace
