@@ -80,6 +80,8 @@ check "the bus policy is installed where dbus-daemon reads it" \
 check "the activation file is installed where dbus-daemon reads it" \
     test -f /usr/share/dbus-1/system-services/io.resized1.service -o \
     -f /usr/local/share/dbus-1/system-services/io.resized1.service
+check "systemd-sysusers makes the group of the bus policy" \
+    sh -c 'systemd-sysusers resized.conf && getent group resized > /dev/null'
 check "ExecStart names the installed daemon" \
     test -x "$(systemctl show -P ExecStart resized.service | sed -n 's/.*path=\([^ ;]*\).*/\1/p')"
 systemctl start podman.socket
