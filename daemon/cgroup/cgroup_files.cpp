@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <system_error>
 
 #include "cgroup/limits_backend.h"
@@ -59,6 +61,14 @@ bool isWithin(const std::filesystem::path& path, const std::filesystem::path& ro
 
 std::filesystem::path resolveSymlinks(const std::filesystem::path& path)
 {
+    // realpath(3) is one pass over the components; weakly_canonical, needed
+    // only for a path that does not exist (yet), stats every prefix first.
+    // This runs for every cgroup file resized reads or writes.
+    if (const std::unique_ptr<char, decltype(&std::free)> real(::realpath(path.c_str(), nullptr), &std::free);
+        real)
+        return real.get();
+    if (errno != ENOENT && errno != ENOTDIR)
+        throwSystemError("resolve", path, errno);
     std::error_code error;
     auto resolved = std::filesystem::weakly_canonical(path, error);
     if (error)

@@ -10,8 +10,6 @@ namespace resized::cgroup {
 
 namespace {
 
-constexpr std::string_view kControllers[] = {"cpu", "memory", "cpuset"};
-
 constexpr uint64_t kMinShares = 2;
 constexpr uint64_t kMaxShares = 262'144;
 
@@ -61,12 +59,19 @@ std::filesystem::path CgroupfsV1Backend::directory(std::string_view controller,
 
 core::Resources CgroupfsV1Backend::read(const std::string& cgroup) const
 {
-    for (const auto controller : kControllers)
+    // Each mounted controller must hold the cgroup: a missing one means the
+    // container is gone, not that it has no limits.
+    const auto existingDirectory = [&](std::string_view controller) {
+        auto resolved = directory(controller, cgroup);
         if (std::filesystem::exists(root_ / controller))
-            requireCgroupDirectory(directory(controller, cgroup));
+            requireCgroupDirectory(resolved);
+        return resolved;
+    };
+    const auto cpu = existingDirectory("cpu");
+    const auto memory = existingDirectory("memory");
+    const auto cpuset = existingDirectory("cpuset");
 
     core::Resources limits;
-    const auto cpu = directory("cpu", cgroup);
     const auto quota = readFileIfExists(cpu / "cpu.cfs_quota_us");
     const auto period = readFileIfExists(cpu / "cpu.cfs_period_us");
     if (quota && period) {
@@ -79,13 +84,11 @@ core::Resources CgroupfsV1Backend::read(const std::string& cgroup) const
     if (const auto shares = readFileIfExists(cpu / "cpu.shares"))
         limits.cpuWeight = weightForShares(parseUnsigned(*shares, cpu / "cpu.shares"));
 
-    const auto memory = directory("memory", cgroup);
     if (const auto text = readFileIfExists(memory / "memory.limit_in_bytes"))
         limits.memoryMax = parseMemoryLimit(*text, memory / "memory.limit_in_bytes");
     if (const auto text = readFileIfExists(memory / "memory.soft_limit_in_bytes"))
         limits.memoryHigh = parseMemoryLimit(*text, memory / "memory.soft_limit_in_bytes");
 
-    const auto cpuset = directory("cpuset", cgroup);
     if (const auto text = readFileIfExists(cpuset / "cpuset.cpus"))
         limits.allowedCpus = allowedCpus(*text, parentCpus(cgroup), cpuset / "cpuset.cpus");
     return limits;
