@@ -12,6 +12,8 @@
 namespace resized::bus {
 namespace {
 
+constexpr size_t kRememberedSenders = 1024;
+
 bool userInGroup(uid_t uid, const std::string& groupName)
 {
     const group* adminGroup = getgrnam(groupName.c_str());
@@ -35,8 +37,20 @@ bool userInGroup(uid_t uid, const std::string& groupName)
 
 }  // namespace
 
-void requireChangePermission(const sdbus::Message& call, const std::string& adminGroup)
+uid_t ChangeAuthorization::requireChangePermission(const sdbus::Message& call)
 {
+    const uid_t uid = callerUid(call);
+    if (uid == 0 || userInGroup(uid, adminGroup_))
+        return uid;
+    throw service::ResizeError(service::ErrorCode::AccessDenied,
+                               "changing limits needs root or membership of group \"" + adminGroup_ + "\"");
+}
+
+uid_t ChangeAuthorization::callerUid(const sdbus::Message& call)
+{
+    const std::string sender = call.getSender();
+    if (const auto known = uidBySender_.find(sender); known != uidBySender_.end())
+        return known->second;
     uid_t uid = 0;
     try {
         uid = call.getCredsUid();
@@ -44,10 +58,16 @@ void requireChangePermission(const sdbus::Message& call, const std::string& admi
         throw service::ResizeError(service::ErrorCode::AccessDenied,
                                    "the caller's credentials cannot be established");
     }
-    if (uid == 0 || userInGroup(uid, adminGroup))
-        return;
-    throw service::ResizeError(service::ErrorCode::AccessDenied,
-                               "changing limits needs root or membership of group \"" + adminGroup + "\"");
+    // A message without a sender comes from a direct connection: nothing to
+    // remember it by.
+    if (sender.empty())
+        return uid;
+    // Names of connections long gone pile up otherwise; forgetting them all
+    // at once only costs each live caller one more round trip.
+    if (uidBySender_.size() >= kRememberedSenders)
+        uidBySender_.clear();
+    uidBySender_.emplace(sender, uid);
+    return uid;
 }
 
 }  // namespace resized::bus

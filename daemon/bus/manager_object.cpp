@@ -25,7 +25,7 @@ ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop&
     : AdaptorInterfaces(connection, std::string(kManagerPath)),
       loop_(loop),
       manager_(manager),
-      adminGroup_(std::move(adminGroup)),
+      authorization_(std::move(adminGroup)),
       lastBudget_(manager_.budget())
 {
     registerAdaptor();
@@ -121,8 +121,7 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
     // sdbus::Result is move-only and std::function wants a copyable callable.
     auto reply = std::make_shared<sdbus::Result<Dictionary>>(std::move(result));
     try {
-        requireChangePermission(call, adminGroup_);
-        const uid_t caller = call.getCredsUid();
+        const uid_t caller = authorization_.requireChangePermission(call);
         manager_.update(name, decodeResources(resources), decodeOptions(options), caller,
                         [reply](service::UpdateResult outcome) {
                             if (auto* record = std::get_if<store::WorkloadRecord>(&outcome))
@@ -144,7 +143,7 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
 void ManagerObject::reconcileWorkload(const sdbus::Message& call, const std::string& name)
 {
     translatingErrors([&] {
-        requireChangePermission(call, adminGroup_);
+        authorization_.requireChangePermission(call);
         manager_.reconcile(name);
     });
 }
@@ -152,8 +151,7 @@ void ManagerObject::reconcileWorkload(const sdbus::Message& call, const std::str
 void ManagerObject::forgetWorkload(const sdbus::Message& call, const std::string& name)
 {
     translatingErrors([&] {
-        requireChangePermission(call, adminGroup_);
-        manager_.forget(name, call.getCredsUid());
+        manager_.forget(name, authorization_.requireChangePermission(call));
     });
 }
 

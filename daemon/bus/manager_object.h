@@ -6,6 +6,7 @@
 
 #include <sdbus-c++/sdbus-c++.h>
 
+#include "bus/authorization.h"
 #include "bus/variants.h"
 #include "bus/workload_object.h"
 #include "manager_adaptor.h"
@@ -26,7 +27,7 @@ public:
                   service::ResourceManager& manager, std::string adminGroup);
     ~ManagerObject();
 
-    void setAdminGroup(std::string group) { adminGroup_ = std::move(group); }
+    void setAdminGroup(std::string group) { authorization_.setAdminGroup(std::move(group)); }
 
     // Publishes one object per workload the store knows.
     void publishWorkloads();
@@ -72,7 +73,7 @@ private:
 
     service::EventLoop& loop_;
     service::ResourceManager& manager_;
-    std::string adminGroup_;
+    ChangeAuthorization authorization_;
     core::NodeBudget lastBudget_;
     std::map<std::string, std::unique_ptr<WorkloadObject>> workloads_;
     // A workload object forgotten from its own Forget() call is destroyed on
