@@ -4,20 +4,13 @@
 
 namespace resized::store {
 
-void Statement::Finalizer::operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+Statement::Statement(Database& db, std::string_view sql) : db_(db), statement_(db.acquire(sql)) {}
 
-Statement::Statement(Database& db, std::string_view sql) : db_(db)
-{
-    sqlite3_stmt* raw = nullptr;
-    if (sqlite3_prepare_v2(db.handle(), sql.data(), static_cast<int>(sql.size()), &raw, nullptr) !=
-        SQLITE_OK)
-        db.fail(sql);
-    statement_.reset(raw);
-}
+Statement::~Statement() { db_.release(statement_); }
 
 Statement& Statement::bind(int index, int64_t value)
 {
-    if (sqlite3_bind_int64(statement_.get(), index, value) != SQLITE_OK)
+    if (sqlite3_bind_int64(statement_, index, value) != SQLITE_OK)
         db_.fail("bind");
     return *this;
 }
@@ -31,7 +24,7 @@ Statement& Statement::bind(int index, uint64_t value)
 
 Statement& Statement::bind(int index, std::string_view value)
 {
-    if (sqlite3_bind_text(statement_.get(), index, value.data(), static_cast<int>(value.size()),
+    if (sqlite3_bind_text(statement_, index, value.data(), static_cast<int>(value.size()),
                           SQLITE_TRANSIENT) != SQLITE_OK)
         db_.fail("bind");
     return *this;
@@ -39,13 +32,13 @@ Statement& Statement::bind(int index, std::string_view value)
 
 bool Statement::step()
 {
-    switch (sqlite3_step(statement_.get())) {
+    switch (sqlite3_step(statement_)) {
     case SQLITE_ROW:
         return true;
     case SQLITE_DONE:
         return false;
     default:
-        db_.fail(sqlite3_sql(statement_.get()));
+        db_.fail(sqlite3_sql(statement_));
     }
 }
 
@@ -55,7 +48,7 @@ void Statement::run()
     }
 }
 
-int64_t Statement::integer(int column) const { return sqlite3_column_int64(statement_.get(), column); }
+int64_t Statement::integer(int column) const { return sqlite3_column_int64(statement_, column); }
 
 uint64_t Statement::unsignedInteger(int column) const
 {
@@ -64,13 +57,49 @@ uint64_t Statement::unsignedInteger(int column) const
 
 std::string Statement::text(int column) const
 {
-    const auto* data = sqlite3_column_text(statement_.get(), column);
+    const auto* data = sqlite3_column_text(statement_, column);
     return data ? std::string(reinterpret_cast<const char*>(data),
-                              static_cast<size_t>(sqlite3_column_bytes(statement_.get(), column)))
+                              static_cast<size_t>(sqlite3_column_bytes(statement_, column)))
                 : std::string();
 }
 
 void Database::Closer::operator()(sqlite3* db) const { sqlite3_close_v2(db); }
+
+void Database::Finalizer::operator()(sqlite3_stmt* statement) const { sqlite3_finalize(statement); }
+
+sqlite3_stmt* Database::acquire(std::string_view sql)
+{
+    auto kept = kept_.find(sql);
+    if (kept != kept_.end() && !kept->second.inUse) {
+        kept->second.inUse = true;
+        return kept->second.statement.get();
+    }
+    sqlite3_stmt* raw = nullptr;
+    if (sqlite3_prepare_v3(handle_.get(), sql.data(), static_cast<int>(sql.size()),
+                           kept == kept_.end() ? SQLITE_PREPARE_PERSISTENT : 0, &raw, nullptr)
+        != SQLITE_OK)
+        fail(sql);
+    if (kept != kept_.end())
+        return raw;
+    KeptStatement first{PreparedStatement(raw), true};
+    kept_.emplace(std::string(sql), std::move(first));
+    return raw;
+}
+
+void Database::release(sqlite3_stmt* statement)
+{
+    for (auto& [sql, kept] : kept_) {
+        if (kept.statement.get() != statement)
+            continue;
+        // Resetting ends the statement's read of the database; what it
+        // returns repeats the last step's error, which that step reported.
+        sqlite3_reset(statement);
+        sqlite3_clear_bindings(statement);
+        kept.inUse = false;
+        return;
+    }
+    sqlite3_finalize(statement);
+}
 
 Database::Database(const std::filesystem::path& file)
 {

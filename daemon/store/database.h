@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -21,10 +22,13 @@ public:
 
 class Database;
 
-// One prepared statement; parameters are bound by 1-based index.
+// One use of a prepared statement; parameters are bound by 1-based index.
 class Statement {
 public:
     Statement(Database& db, std::string_view sql);
+    ~Statement();
+    Statement(const Statement&) = delete;
+    Statement& operator=(const Statement&) = delete;
 
     Statement& bind(int index, int64_t value);
     Statement& bind(int index, uint64_t value);
@@ -40,11 +44,8 @@ public:
     std::string text(int column) const;
 
 private:
-    struct Finalizer {
-        void operator()(sqlite3_stmt* statement) const;
-    };
     Database& db_;
-    std::unique_ptr<sqlite3_stmt, Finalizer> statement_;
+    sqlite3_stmt* statement_;
 };
 
 // One SQLite connection in WAL mode with foreign keys on.
@@ -58,10 +59,31 @@ public:
     [[noreturn]] void fail(std::string_view what) const;
 
 private:
+    friend class Statement;
+
     struct Closer {
         void operator()(sqlite3* db) const;
     };
+    struct Finalizer {
+        void operator()(sqlite3_stmt* statement) const;
+    };
+    using PreparedStatement = std::unique_ptr<sqlite3_stmt, Finalizer>;
+    struct KeptStatement {
+        PreparedStatement statement;
+        bool inUse = false;
+    };
+
+    // The statement kept for sql, prepared on first use; a new one when that
+    // is in use already (a query run while another of the same text steps).
+    // Give it back with release().
+    sqlite3_stmt* acquire(std::string_view sql);
+    void release(sqlite3_stmt* statement);
+
     std::unique_ptr<sqlite3, Closer> handle_;
+    // Preparing costs more than running most of the daemon's statements, and
+    // the same few dozen run on every call. Declared after handle_: they are
+    // finalized before the connection closes.
+    std::map<std::string, KeptStatement, std::less<>> kept_;
 };
 
 // BEGIN IMMEDIATE on construction, so the write lock is taken before anything
