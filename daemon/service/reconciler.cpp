@@ -194,6 +194,15 @@ void ResourceManager::reconcileOneNow(const std::string& name)
     auto record = store_.find(name);
     if (!record)
         return;
+    // A pass visits every workload; most are as they were, and writing and
+    // announcing them anyway would cost a commit and a signal each.
+    const store::WorkloadRecord stored = *record;
+    const auto saveIfChanged = [&] {
+        if (*record == stored)
+            return;
+        store_.save(*record);
+        notifyChanged(*record);
+    };
     std::optional<runtime::Container> container;
     try {
         container = inspect(name);
@@ -208,8 +217,7 @@ void ResourceManager::reconcileOneNow(const std::string& name)
         record->pod = container->podName;
     }
     if (!running) {
-        store_.save(*record);
-        notifyChanged(*record);
+        saveIfChanged();
         return;
     }
     if (record->updateState == core::UpdateState::Pending) {
@@ -233,13 +241,8 @@ void ResourceManager::reconcileOneNow(const std::string& name)
         return;
     }
     if (core::matches(cgroup::asBackendReads(drivers_.forCgroup(record->cgroupPath), record->cgroupPath, wanted), record->actual)) {
-        if (record->syncState != core::SyncState::Synchronized || !record->running) {
-            record->syncState = core::SyncState::Synchronized;
-            store_.save(*record);
-            notifyChanged(*record);
-        } else {
-            store_.save(*record);
-        }
+        record->syncState = core::SyncState::Synchronized;
+        saveIfChanged();
         return;
     }
 

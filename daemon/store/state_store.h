@@ -31,6 +31,8 @@ struct WorkloadRecord {
     uint64_t generation = 0;
     uint64_t observedGeneration = 0;
     uint64_t updatedAtUsec = 0;
+
+    bool operator==(const WorkloadRecord&) const = default;
 };
 
 // Capacity held by one update in flight, with what is needed to finish or
