@@ -6,11 +6,11 @@
 
 #include <gtest/gtest.h>
 
-#include <unistd.h>
-
-#include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "scratch_directory.h"
 
 using namespace resized;
 
@@ -23,18 +23,8 @@ class StatementTest : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        directory_ = std::filesystem::temp_directory_path() /
-                     ("resized-statement-test-" + std::to_string(::getpid()) + "-" +
-                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::remove_all(directory_);
-        std::filesystem::create_directories(directory_);
-        database_.emplace(directory_ / "state.db");
+        database_.emplace(directory_.path() / "state.db");
         database_->execute("CREATE TABLE items (name TEXT PRIMARY KEY, amount INTEGER)");
-    }
-    void TearDown() override
-    {
-        database_.reset();
-        std::filesystem::remove_all(directory_);
     }
 
     store::Database& database() { return *database_; }
@@ -54,24 +44,9 @@ protected:
     }
 
 private:
-    std::filesystem::path directory_;
+    test::ScratchDirectory directory_{"resized-statement-test"};
     std::optional<store::Database> database_;
 };
-
-TEST_F(StatementTest, EachUseStartsWithNoParameterBound)
-{
-    constexpr auto kUnbound = "SELECT ?1 IS NULL";
-    store::Statement bound(database(), kUnbound);
-    bound.bind(1, int64_t{5});
-    ASSERT_TRUE(bound.step());
-    EXPECT_EQ(bound.integer(0), 0);
-
-    // The statement above is still in use: this one is a second of the
-    // same text. Once both are back, the kept one is reused below.
-    store::Statement unboundWhileInUse(database(), kUnbound);
-    ASSERT_TRUE(unboundWhileInUse.step());
-    EXPECT_EQ(unboundWhileInUse.integer(0), 1);
-}
 
 TEST_F(StatementTest, ReusedStatementSeesNoLeftoverBinding)
 {

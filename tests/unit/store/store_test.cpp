@@ -7,24 +7,17 @@
 
 #include "store/migrations.h"
 
+#include "scratch_directory.h"
+
 using namespace resized;
 
 namespace {
 
 class StoreTest : public ::testing::Test {
 protected:
-    void SetUp() override
-    {
-        directory_ = std::filesystem::temp_directory_path() /
-                     ("resized-store-test-" + std::to_string(::getpid()) + "-" +
-                      ::testing::UnitTest::GetInstance()->current_test_info()->name());
-        std::filesystem::remove_all(directory_);
-        std::filesystem::create_directories(directory_);
-    }
-    void TearDown() override { std::filesystem::remove_all(directory_); }
-    std::filesystem::path file() const { return directory_ / "state.db"; }
+    std::filesystem::path file() const { return directory_.path() / "state.db"; }
 
-    std::filesystem::path directory_;
+    resized::test::ScratchDirectory directory_{"resized-store-test"};
 };
 
 store::WorkloadRecord sampleRecord(const std::string& name, bool running)
