@@ -153,14 +153,18 @@ std::optional<Container> PodmanClient::inspect(const std::string& nameOrId)
 // on a full reconcile. Stopped containers are inspected too, so that every
 // Container this returns is complete whatever its state. The list does carry
 // the pod's name, which spares a pod lookup per container.
-std::vector<Container> PodmanClient::list()
+std::vector<ListEntry> PodmanClient::listSummaries()
 {
     auto url = libpodUrl("/containers/json?all=true");
     auto response = impl_->get(url);
     if (response.status != 200)
         throwUnexpected(url, response);
-    auto entries = parseReply(url, [&] { return parseList(response.body); });
+    return parseReply(url, [&] { return parseList(response.body); });
+}
 
+std::vector<Container> PodmanClient::list()
+{
+    const auto entries = listSummaries();
     std::vector<Container> containers;
     containers.reserve(entries.size());
     for (const auto& entry : entries) {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/container.h"
+#include "runtime/podman_json.h"
 
 namespace resized::runtime {
 
@@ -41,6 +42,9 @@ public:
 
     // Every container, running or not. Throws RuntimeUnavailable.
     std::vector<Container> list();
+    // The same from one request, without inspecting each: no cgroup and no
+    // create-time limits. Throws RuntimeUnavailable.
+    std::vector<ListEntry> listSummaries();
 
     const std::string& socketPath() const { return socketPath_; }
 

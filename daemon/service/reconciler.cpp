@@ -163,16 +163,26 @@ void ResourceManager::reconcile(const std::string& workload)
         reconcileOne(target.name);
         return;
     }
+    Listing listing;
+    try {
+        for (auto& entry : podman_.listSummaries())
+            listing.emplace(entry.name, std::move(entry));
+        setRuntimeConnected(true);
+    } catch (const runtime::RuntimeUnavailable& error) {
+        setRuntimeConnected(false);
+        spdlog::warn("cannot reconcile: Podman cannot be reached: {}", error.what());
+        return;
+    }
     for (const auto& record : store_.workloads())
-        reconcileOne(record.name);
+        reconcileOne(record.name, &listing);
 }
 
 // A store that cannot be written now (locked, full) must not lose the
 // trigger: the workload is tried again with the retry policy.
-void ResourceManager::reconcileOne(const std::string& name)
+void ResourceManager::reconcileOne(const std::string& name, const Listing* listing)
 {
     try {
-        reconcileOneNow(name);
+        reconcileOneNow(name, listing);
         storeRetries_.erase(name);
     } catch (const store::StoreError& error) {
         // Not the runtime's refusal but the store's passing trouble: tried
@@ -187,7 +197,35 @@ void ResourceManager::reconcileOne(const std::string& name)
 
 // Re-binds the workload to its current container and repairs any drift
 // between what was last written and what the cgroup holds.
-void ResourceManager::reconcileOneNow(const std::string& name)
+// The workload's container, from the listing where that is enough: a
+// container of the recorded ID that still runs keeps its cgroup. Anything
+// else (no listing, a new container, a pending update, which needs the
+// create-time limits) is inspected.
+std::optional<runtime::Container> ResourceManager::containerOf(const store::WorkloadRecord& record,
+                                                               const Listing* listing)
+{
+    if (!listing)
+        return inspect(record.name);
+    const auto listed = listing->find(record.name);
+    if (listed == listing->end())
+        return std::nullopt;
+    const runtime::ListEntry& entry = listed->second;
+    if (!entry.running || entry.id != record.containerId || record.cgroupPath.empty()
+        || record.updateState == core::UpdateState::Pending)
+        return inspect(record.name);
+    return runtime::Container{
+        .id = entry.id,
+        .name = entry.name,
+        .podId = entry.podId,
+        .podName = entry.podName,
+        .running = true,
+        .pid = entry.pid,
+        .cgroupPath = record.cgroupPath,
+        .createLimits = {},
+    };
+}
+
+void ResourceManager::reconcileOneNow(const std::string& name, const Listing* listing)
 {
     if (inFlight_.contains(name))
         return;
@@ -205,7 +243,7 @@ void ResourceManager::reconcileOneNow(const std::string& name)
     };
     std::optional<runtime::Container> container;
     try {
-        container = inspect(name);
+        container = containerOf(*record, listing);
     } catch (const ResizeError& error) {
         spdlog::warn("{}: cannot reconcile: {}", name, error.what());
         return;

@@ -143,8 +143,13 @@ private:
 
     void recoverInterruptedUpdates();
     void restoreBlocking(const std::string& cgroupPath, const core::Resources& limits);
-    void reconcileOne(const std::string& name);
-    void reconcileOneNow(const std::string& name);
+    // All containers by name, from one listing: a pass over every workload
+    // asks Podman once rather than once per workload.
+    using Listing = std::map<std::string, runtime::ListEntry, std::less<>>;
+    void reconcileOne(const std::string& name, const Listing* listing = nullptr);
+    void reconcileOneNow(const std::string& name, const Listing* listing);
+    std::optional<runtime::Container> containerOf(const store::WorkloadRecord& record,
+                                                  const Listing* listing);
     void schedulePeriodicSync();
     core::Resources readActual(const std::string& cgroupPath);
     static store::WorkloadRecord newRecord(const std::string& name);
