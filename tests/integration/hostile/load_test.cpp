@@ -357,7 +357,7 @@ TEST_F(LoadTest, PodmanOutageUnderLoadGetsOnlyDocumentedAnswers)
     // environment's stays up for everything else; resized starts again on
     // it (the podman command line, which makes the containers, needs none).
     PodmanService podmanService(environment().directory / "load-podman.sock",
-                                        environment().directory / "load-podman.log");
+                                environment().directory / "load-podman.log");
     DaemonOptions options = daemon().options();
     options.podmanSocket = podmanService.socket();
     daemon().stop();
