@@ -218,7 +218,7 @@ TEST_F(ApplierV1, ForcedShrinkBelowAnonymousMemoryIsRefusedByTheKernel)
 
 TEST_F(ApplierV1, ForcedShrinkReclaimsPageCache)
 {
-    test::TempDirectory dir;
+    resized::test::TempDirectory dir;
     auto holder = holdMemory(test::MemoryKind::PageCache, 64 * kMi, dir.path());
     ASSERT_GT(backend_.memoryUsage(child()), 48 * kMi);
 

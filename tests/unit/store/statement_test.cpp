@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "scratch_directory.h"
+#include "temp_directory.h"
 
 using namespace resized;
 
@@ -44,7 +44,7 @@ protected:
     }
 
 private:
-    test::ScratchDirectory directory_{"resized-statement-test"};
+    test::TempDirectory directory_;
     std::optional<store::Database> database_;
 };
 

@@ -7,7 +7,7 @@
 
 #include "store/migrations.h"
 
-#include "scratch_directory.h"
+#include "temp_directory.h"
 
 using namespace resized;
 
@@ -17,7 +17,7 @@ class StoreTest : public ::testing::Test {
 protected:
     std::filesystem::path file() const { return directory_.path() / "state.db"; }
 
-    resized::test::ScratchDirectory directory_{"resized-store-test"};
+    resized::test::TempDirectory directory_;
 };
 
 store::WorkloadRecord sampleRecord(const std::string& name, bool running)

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace resized::cgroup::test {
+namespace resized::test {
 
 // A fresh directory under $TMPDIR, removed with its content when it goes.
 class TempDirectory {
@@ -46,4 +46,4 @@ inline std::string readText(const std::filesystem::path& path)
     return std::string(std::istreambuf_iterator<char>(file), {});
 }
 
-}  // namespace resized::cgroup::test
+}  // namespace resized::test
