@@ -16,7 +16,7 @@ build_packages=(
 # without networking: no slirp4netns, fuse-overlayfs or uidmap needed) and the
 # busybox image; `runuser` and `pgrep` come with Debian's essential packages.
 integration_test_packages=(
-    dbus podman runc conmon busybox-static sqlite3 curl
+    dbus podman runc conmon catatonit busybox-static sqlite3 curl
 )
 
 # The QEMU guest of the VM suite (-Dvm_tests=true).
