@@ -64,6 +64,18 @@ void ResourceManager::containerStopped(const std::string& name)
     }
 }
 
+// A frozen container keeps its cgroup, its memory and so its allocation.
+void ResourceManager::containerPaused(const std::string&) {}
+
+void ResourceManager::containerUnpaused(const std::string& name) { containerStarted(name); }
+
+void ResourceManager::containerRemoved(const std::string& name) { containerStopped(name); }
+
+void ResourceManager::containerRenamed(const std::string&, const std::string& newName)
+{
+    containerStarted(newName);
+}
+
 void ResourceManager::refreshUnmanaged()
 {
     std::vector<runtime::Container> containers;

@@ -17,6 +17,7 @@
 #include "core/admission.h"
 #include "core/resources.h"
 #include "runtime/podman_client.h"
+#include "service/container_events.h"
 #include "service/errors.h"
 #include "service/event_loop.h"
 #include "service/node.h"
@@ -53,7 +54,7 @@ using UpdateCallback = std::function<void(UpdateResult)>;
 // applies, verifies and keeps workloads' limits. Single-threaded: every
 // method runs on the event loop; an update that waits for memory reclaim
 // continues from a timer, and updates of one workload run one after another.
-class ResourceManager {
+class ResourceManager : public ContainerEvents {
 public:
     ResourceManager(EventLoop& loop, Settings settings, NodeInfo node, store::StateStore& store,
                     runtime::PodmanClient& podman, cgroup::DriverSelector& drivers);
@@ -76,13 +77,17 @@ public:
     void reconcile(const std::string& workload);
     void forget(const std::string& workload, uint32_t callerUid);
 
-    // From the runtime's event stream (RuntimeWatcher).
-    void containerStarted(const std::string& name);
-    void containerCreated(const std::string& name);
-    void containerStopped(const std::string& name);
+    // ContainerEvents, from the runtime's event stream (RuntimeWatcher).
+    void containerCreated(const std::string& name) override;
+    void containerStarted(const std::string& name) override;
+    void containerPaused(const std::string& name) override;
+    void containerUnpaused(const std::string& name) override;
+    void containerStopped(const std::string& name) override;
+    void containerRemoved(const std::string& name) override;
+    void containerRenamed(const std::string& id, const std::string& newName) override;
     // Re-reads every container and reconciles every workload.
-    void resynchronise();
-    void runtimeLost() { setRuntimeConnected(false); }
+    void resynchronise() override;
+    void runtimeLost() override { setRuntimeConnected(false); }
 
     // Takes new settings (SIGHUP). Paths are kept: they need a restart.
     void reload(const Settings& settings);

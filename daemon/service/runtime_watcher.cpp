@@ -4,16 +4,16 @@
 
 namespace resized::service {
 
-RuntimeWatcher::RuntimeWatcher(EventLoop& loop, ResourceManager& manager, const std::string& podmanSocket)
+RuntimeWatcher::RuntimeWatcher(EventLoop& loop, ContainerEvents& events, const std::string& podmanSocket)
     : loop_(loop),
-      manager_(manager),
+      events_(events),
       hooks_(loop),
       stream_(podmanSocket, hooks_,
               {
                   .established =
                       [this] {
                           retryDelay_ = kFirstRetry;
-                          manager_.resynchronise();
+                          events_.resynchronise();
                       },
                   .event = [this](const runtime::ContainerEvent& event) { onEvent(event); },
                   .ended = [this](const std::string& reason) { onEnded(reason); },
@@ -31,17 +31,17 @@ void RuntimeWatcher::onEvent(const runtime::ContainerEvent& event)
         return;
     spdlog::debug("{}: container event {}", name, event.action);
     if (event.action == "start" || event.action == "restart")
-        manager_.containerStarted(name);
+        events_.containerStarted(name);
     else if (event.action == "create")
-        manager_.containerCreated(name);
+        events_.containerCreated(name);
     else if (event.action == "died" || event.action == "stop" || event.action == "remove")
-        manager_.containerStopped(name);
+        events_.containerStopped(name);
 }
 
 void RuntimeWatcher::onEnded(const std::string& reason)
 {
     spdlog::warn("Podman event stream ended ({}); reconnecting in {} ms", reason, retryDelay_.count());
-    manager_.runtimeLost();
+    events_.runtimeLost();
     retryTimer_ = loop_.after(retryDelay_, [this] { stream_.start(); });
     retryDelay_ = std::min(retryDelay_ * 2, kLongestRetry);
 }

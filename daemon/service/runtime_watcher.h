@@ -4,8 +4,8 @@
 #include <string>
 
 #include "runtime/event_stream.h"
+#include "service/container_events.h"
 #include "service/event_loop.h"
-#include "service/resource_manager.h"
 #include "service/sd_event_hooks.h"
 
 namespace resized::service {
@@ -17,7 +17,7 @@ namespace resized::service {
 // there was no stream is missed.
 class RuntimeWatcher {
 public:
-    RuntimeWatcher(EventLoop& loop, ResourceManager& manager, const std::string& podmanSocket);
+    RuntimeWatcher(EventLoop& loop, ContainerEvents& events, const std::string& podmanSocket);
 
     void start();
 
@@ -29,7 +29,7 @@ private:
     static constexpr std::chrono::milliseconds kLongestRetry{30'000};
 
     EventLoop& loop_;
-    ResourceManager& manager_;
+    ContainerEvents& events_;
     SdEventHooks hooks_;
     runtime::EventStream stream_;
     std::chrono::milliseconds retryDelay_ = kFirstRetry;

@@ -1,0 +1,32 @@
+#pragma once
+
+#include <string>
+
+namespace resized::service {
+
+// What the runtime's event stream tells the node's logic, one call per
+// lifecycle step of a container. Names are Podman's container names.
+class ContainerEvents {
+public:
+    virtual ~ContainerEvents() = default;
+
+    virtual void containerCreated(const std::string& name) = 0;
+    // start, restart, restore: the container runs (again), in a cgroup that
+    // may be new.
+    virtual void containerStarted(const std::string& name) = 0;
+    // A frozen container keeps its cgroup and its memory.
+    virtual void containerPaused(const std::string& name) = 0;
+    virtual void containerUnpaused(const std::string& name) = 0;
+    // died, stop: the container's cgroup is gone, the container is not.
+    virtual void containerStopped(const std::string& name) = 0;
+    virtual void containerRemoved(const std::string& name) = 0;
+    // The container of `id` is now called `newName`.
+    virtual void containerRenamed(const std::string& id, const std::string& newName) = 0;
+
+    // The stream was (re)established: anything may have happened meanwhile.
+    virtual void resynchronise() = 0;
+    // The stream ended; Podman may be gone.
+    virtual void runtimeLost() = 0;
+};
+
+}  // namespace resized::service
