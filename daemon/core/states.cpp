@@ -25,6 +25,14 @@ constexpr std::array<std::pair<UpdateState, std::string_view>, 7> kUpdateStateNa
     {UpdateState::Infeasible, "infeasible"},
 }};
 
+constexpr std::array<std::pair<RunState, std::string_view>, 5> kRunStateNames{{
+    {RunState::Unknown, "unknown"},
+    {RunState::Running, "running"},
+    {RunState::Paused, "paused"},
+    {RunState::Stopped, "stopped"},
+    {RunState::Removed, "removed"},
+}};
+
 template <typename Enum, size_t N>
 std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum value)
 {
@@ -50,5 +58,7 @@ std::string_view toString(SyncState state) { return nameOf(kSyncStateNames, stat
 std::string_view toString(UpdateState state) { return nameOf(kUpdateStateNames, state); }
 std::optional<SyncState> parseSyncState(std::string_view text) { return valueOf(kSyncStateNames, text); }
 std::optional<UpdateState> parseUpdateState(std::string_view text) { return valueOf(kUpdateStateNames, text); }
+std::string_view toString(RunState state) { return nameOf(kRunStateNames, state); }
+std::optional<RunState> parseRunState(std::string_view text) { return valueOf(kRunStateNames, text); }
 
 }  // namespace resized::core

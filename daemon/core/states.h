@@ -11,9 +11,15 @@ enum class SyncState { Unknown, Pending, Applying, Synchronized, DriftDetected, 
 // How the last requested change went.
 enum class UpdateState { Unknown, Pending, Running, Success, Failed, Deferred, Infeasible };
 
+// Where a workload's container (pod, unit) is in its life, as last seen.
+// Running and paused workloads have a cgroup; the others do not.
+enum class RunState { Unknown, Running, Paused, Stopped, Removed };
+
 std::string_view toString(SyncState state);
 std::string_view toString(UpdateState state);
 std::optional<SyncState> parseSyncState(std::string_view text);
 std::optional<UpdateState> parseUpdateState(std::string_view text);
+std::string_view toString(RunState state);
+std::optional<RunState> parseRunState(std::string_view text);
 
 }  // namespace resized::core

@@ -55,8 +55,8 @@ void ResourceManager::containerStopped(const std::string& name)
     const bool wasUnmanaged = unmanaged_.erase(name) > 0;
     scheduleDeferredPass();
     auto record = store_.find(name);
-    if (record && record->running && !inFlight_.contains(name)) {
-        record->running = false;
+    if (record && record->runState == core::RunState::Running && !inFlight_.contains(name)) {
+        record->runState = core::RunState::Stopped;
         store_.save(*record);
         notifyChanged(*record);
     } else if (wasUnmanaged && observer_) {
@@ -261,7 +261,7 @@ void ResourceManager::reconcileOneNow(const std::string& name, const Listing* li
         return;
     }
     const bool running = container && container->running && !container->cgroupPath.empty();
-    record->running = running;
+    record->runState = running ? core::RunState::Running : core::RunState::Stopped;
     if (container) {
         record->containerId = container->id;
         record->pod = container->podName;

@@ -139,7 +139,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
             record.containerId = target.container->id;
             record.pod = target.container->podName;
         }
-        record.running = false;
+        record.runState = core::RunState::Stopped;
         record.generation++;
         record.syncState = core::SyncState::Pending;
         record.updateState = core::UpdateState::Pending;
@@ -193,7 +193,8 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     record.pod = container.podName;
     record.cgroupPath = container.cgroupPath;
     record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
-    record.running = true;
+    record.runState = core::RunState::Running;
+    record.holdsAllocation = true;
     record.allocated = current;
     record.generation++;
     record.syncState = core::SyncState::Applying;
@@ -367,7 +368,7 @@ store::WorkloadRecord ResourceManager::status(const std::string& workload)
     if (target.container) {
         record.containerId = target.container->id;
         record.pod = target.container->podName;
-        record.running = target.container->running;
+        record.runState = target.container->running ? core::RunState::Running : core::RunState::Stopped;
         record.cgroupPath = target.container->cgroupPath;
     }
     if (target.running()) {
@@ -468,7 +469,8 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
         record.pod = target.container->podName;
         record.cgroupPath = target.container->cgroupPath;
         record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
-        record.running = true;
+        record.runState = core::RunState::Running;
+        record.holdsAllocation = true;
         record.allocated = core::allocationOf(target.container->createLimits);
         unmanaged_.erase(target.name);
     }

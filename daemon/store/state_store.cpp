@@ -7,9 +7,9 @@ namespace resized::store {
 namespace {
 
 constexpr std::string_view kWorkloadColumns =
-    "name, container_id, cgroup_path, driver, running, desired, actuated, actual, "
+    "name, container_id, cgroup_path, driver, run_state, desired, actuated, actual, "
     "allocated_cpu_millis, allocated_memory, sync_state, update_state, message, generation, "
-    "observed_generation, updated_at_usec, pod";
+    "observed_generation, updated_at_usec, pod, kind, removed_at_usec, holds_allocation";
 
 WorkloadRecord readWorkload(const Statement& row)
 {
@@ -18,7 +18,7 @@ WorkloadRecord readWorkload(const Statement& row)
     record.containerId = row.text(1);
     record.cgroupPath = row.text(2);
     record.driver = row.text(3);
-    record.running = row.integer(4) != 0;
+    record.runState = core::parseRunState(row.text(4)).value_or(core::RunState::Unknown);
     record.desired = resourcesFromJson(row.text(5));
     record.actuated = resourcesFromJson(row.text(6));
     record.actual = resourcesFromJson(row.text(7));
@@ -30,6 +30,9 @@ WorkloadRecord readWorkload(const Statement& row)
     record.observedGeneration = row.unsignedInteger(14);
     record.updatedAtUsec = row.unsignedInteger(15);
     record.pod = row.text(16);
+    record.kind = core::parseWorkloadKind(row.text(17)).value_or(core::WorkloadKind::Container);
+    record.removedAtUsec = row.unsignedInteger(18);
+    record.holdsAllocation = row.integer(19) != 0;
     return record;
 }
 
@@ -65,15 +68,29 @@ std::vector<WorkloadRecord> StateStore::workloads()
     return records;
 }
 
+// An upsert, not INSERT OR REPLACE: a replace deletes the row first, and
+// with it, through ON DELETE CASCADE, the workload's live reservations.
 void StateStore::save(const WorkloadRecord& record)
 {
-    Statement upsert(db_, "INSERT OR REPLACE INTO workloads (" + std::string(kWorkloadColumns) +
-                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)");
+    Statement upsert(db_, "INSERT INTO workloads (" + std::string(kWorkloadColumns) +
+                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                              "ON CONFLICT(name) DO UPDATE SET container_id = excluded.container_id, "
+                              "cgroup_path = excluded.cgroup_path, driver = excluded.driver, "
+                              "run_state = excluded.run_state, desired = excluded.desired, "
+                              "actuated = excluded.actuated, actual = excluded.actual, "
+                              "allocated_cpu_millis = excluded.allocated_cpu_millis, "
+                              "allocated_memory = excluded.allocated_memory, "
+                              "sync_state = excluded.sync_state, update_state = excluded.update_state, "
+                              "message = excluded.message, generation = excluded.generation, "
+                              "observed_generation = excluded.observed_generation, "
+                              "updated_at_usec = excluded.updated_at_usec, pod = excluded.pod, "
+                              "kind = excluded.kind, removed_at_usec = excluded.removed_at_usec, "
+                              "holds_allocation = excluded.holds_allocation");
     upsert.bind(1, record.name)
         .bind(2, record.containerId)
         .bind(3, record.cgroupPath)
         .bind(4, record.driver)
-        .bind(5, int64_t{record.running})
+        .bind(5, core::toString(record.runState))
         .bind(6, toJson(record.desired))
         .bind(7, toJson(record.actuated))
         .bind(8, toJson(record.actual))
@@ -86,6 +103,9 @@ void StateStore::save(const WorkloadRecord& record)
         .bind(15, record.observedGeneration)
         .bind(16, record.updatedAtUsec)
         .bind(17, record.pod)
+        .bind(18, core::toString(record.kind))
+        .bind(19, record.removedAtUsec)
+        .bind(20, int64_t{record.holdsAllocation})
         .run();
 }
 
@@ -99,7 +119,7 @@ core::Amounts StateStore::allocatedTotal()
 {
     return readAmounts(Statement(db_, "SELECT COALESCE(SUM(allocated_cpu_millis), 0), "
                                       "COALESCE(SUM(allocated_memory), 0) FROM workloads "
-                                      "WHERE running"));
+                                      "WHERE holds_allocation"));
 }
 
 core::Amounts StateStore::reservedTotal()

@@ -9,6 +9,7 @@
 #include "core/admission.h"
 #include "core/resources.h"
 #include "core/states.h"
+#include "core/workload_name.h"
 #include "store/database.h"
 
 namespace resized::store {
@@ -19,8 +20,15 @@ struct WorkloadRecord {
     std::string containerId{};
     std::string cgroupPath{};
     std::string driver{};
+    core::WorkloadKind kind = core::WorkloadKind::Container;
     std::string pod{};  // the Podman pod's name, empty when none
-    bool running = false;
+    core::RunState runState = core::RunState::Unknown;
+    // When its container was seen removed (0 while it exists): the grace
+    // for a re-creation under the same name runs from here.
+    uint64_t removedAtUsec = 0;
+    // Whether `allocated` counts in the node's budget: from admission until
+    // it is forgotten or the removal grace has passed.
+    bool holdsAllocation = false;
     core::Resources desired{};   // asked
     core::Resources actuated{};  // last written
     core::Resources actual{};    // last read back
@@ -31,6 +39,13 @@ struct WorkloadRecord {
     uint64_t generation = 0;
     uint64_t observedGeneration = 0;
     uint64_t updatedAtUsec = 0;
+
+    // Running and paused workloads have a cgroup to read and write.
+    bool hasCgroup() const
+    {
+        return (runState == core::RunState::Running || runState == core::RunState::Paused) &&
+               !cgroupPath.empty();
+    }
 
     bool operator==(const WorkloadRecord&) const = default;
 };
@@ -83,7 +98,7 @@ public:
     void save(const WorkloadRecord& record);
     void remove(const std::string& name);
 
-    // Sum of the admitted allocation of running workloads.
+    // Sum of the allocations held (WorkloadRecord::holdsAllocation).
     core::Amounts allocatedTotal();
     core::Amounts reservedTotal();
 

@@ -20,12 +20,13 @@ protected:
     resized::test::TempDirectory directory_;
 };
 
-store::WorkloadRecord sampleRecord(const std::string& name, bool running)
+store::WorkloadRecord sampleRecord(const std::string& name, bool holdsAllocation)
 {
     store::WorkloadRecord record;
     record.name = name;
     record.containerId = "abc";
-    record.running = running;
+    record.runState = core::RunState::Paused;
+    record.holdsAllocation = holdsAllocation;
     record.desired = {.cpuMillis = 1500, .memoryMax = core::kUnlimited, .allowedCpus = "0-1"};
     record.allocated = {1500, 1ull << 30};
     record.syncState = core::SyncState::Synchronized;
@@ -87,16 +88,50 @@ TEST_F(StoreTest, WorkloadsSurviveReopeningWithEveryField)
     EXPECT_EQ(found->allocated, record.allocated);
     EXPECT_EQ(found->syncState, core::SyncState::Synchronized);
     EXPECT_EQ(found->generation, 3u);
+    EXPECT_EQ(found->runState, core::RunState::Paused);
+    EXPECT_TRUE(found->holdsAllocation);
     EXPECT_FALSE(reopened.find("other"));
 }
 
-TEST_F(StoreTest, AllocationCountsRunningWorkloadsOnly)
+TEST_F(StoreTest, AllocationCountsTheWorkloadsThatHoldOne)
 {
     store::StateStore store(file());
     store.save(sampleRecord("a", true));
-    store.save(sampleRecord("b", true));
-    store.save(sampleRecord("stopped", false));
+    auto stopped = sampleRecord("stopped", true);
+    stopped.runState = core::RunState::Stopped;
+    store.save(stopped);
+    store.save(sampleRecord("released", false));
     EXPECT_EQ(store.allocatedTotal(), (core::Amounts{3000, 2ull << 30}));
+}
+
+TEST_F(StoreTest, SavingAWorkloadKeepsItsLiveReservation)
+{
+    store::StateStore store(file());
+    store.save(sampleRecord("a", true));
+    store.addReservation({.workload = "a", .amounts = {100, 10}});
+    auto record = sampleRecord("a", true);
+    record.syncState = core::SyncState::Applying;
+    store.save(record);
+    EXPECT_EQ(store.reservations().size(), 1u);
+    EXPECT_EQ(store.reservedTotal(), (core::Amounts{100, 10}));
+}
+
+TEST_F(StoreTest, AVersion3FileKeepsTheAllocationOfAdmittedWorkloads)
+{
+    {
+        store::Database db(file());
+        auto migrations = store::builtinMigrations();
+        migrations.resize(3);
+        store::migrate(db, migrations);
+        db.execute("INSERT INTO workloads (name, running, update_state, allocated_cpu_millis) "
+                   "VALUES ('admitted', 0, 'success', 700), ('asked', 0, 'pending', 0), "
+                   "('live', 1, 'success', 300)");
+    }
+    store::StateStore store(file());
+    EXPECT_EQ(store.find("admitted")->runState, core::RunState::Stopped);
+    EXPECT_EQ(store.find("live")->runState, core::RunState::Running);
+    EXPECT_FALSE(store.find("asked")->holdsAllocation);
+    EXPECT_EQ(store.allocatedTotal().cpuMillis, 1000u);
 }
 
 TEST_F(StoreTest, ReservationsAddUpAndGoWithTheirWorkload)
