@@ -78,6 +78,7 @@ const std::map<std::string, Setter>& setters()
                  return false;
              return true;
          }},
+        {"Workloads.RemovedGraceSec", [](auto& s, auto v) { return parseDuration(v, s.removedGrace); }},
     };
     return table;
 }

@@ -20,8 +20,10 @@
 #include "runtime/podman_client.h"
 #include "service/event_loop.h"
 #include "service/node.h"
+#include "service/podman_source.h"
 #include "service/resource_manager.h"
 #include "service/runtime_watcher.h"
+#include "service/systemd_unit_source.h"
 #include "store/state_store.h"
 
 namespace {
@@ -51,7 +53,10 @@ int run(const resized::CommandLine& commandLine)
     const service::NodeInfo node = service::readNodeInfo(settings.cgroupRoot);
     cgroup::DriverSelector drivers(settings.cgroupRoot, settings.cgroupDriver);
     runtime::PodmanClient podman(settings.podmanSocket);
-    service::ResourceManager manager(loop, settings, node, store, podman, drivers);
+    service::PodmanContainerSource containers(podman);
+    service::SystemdUnitSource units;
+    service::ResourceManager manager(loop, settings, node, store, {.containers = &containers, .units = &units},
+                                     drivers);
     manager.start();
     service::RuntimeWatcher runtimeWatcher(loop, manager, settings.podmanSocket);
 
@@ -69,7 +74,9 @@ int run(const resized::CommandLine& commandLine)
             manager.reload(reloaded);
             managerObject.setAdminGroup(reloaded.adminGroup);
             spdlog::info("configuration reloaded from {}", commandLine.configFile);
-        } catch (const ConfigError& error) {
+        } catch (const std::exception& error) {
+            // A bad file (ConfigError), or a drop-in folder that cannot be
+            // read (std::filesystem::filesystem_error).
             spdlog::error("{}; keeping the previous settings", error.what());
         }
     });

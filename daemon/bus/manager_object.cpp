@@ -70,7 +70,13 @@ void ManagerObject::workloadForgotten(const std::string& name)
 
 void ManagerObject::budgetChanged()
 {
-    const core::NodeBudget budget = manager_.budget();
+    core::NodeBudget budget;
+    try {
+        budget = manager_.budget();
+    } catch (const store::StoreError& error) {
+        spdlog::warn("cannot read the budget to announce it: {}", error.what());
+        return;
+    }
     std::vector<std::string> changed;
     if (budget.allocated.cpuMillis != lastBudget_.allocated.cpuMillis)
         changed.emplace_back("CpuAllocatedMillis");
@@ -191,16 +197,23 @@ void ManagerObject::Reconcile(const std::string& workload) { reconcileWorkload(c
 
 void ManagerObject::Forget(const std::string& workload) { forgetWorkload(currentCall(), workload); }
 
+// sdbus-c++ 1.2 passes only sdbus::Error out of a property getter: a store
+// that cannot be read must become one, not end the daemon.
+core::NodeBudget ManagerObject::budget()
+{
+    return translatingErrors([&] { return manager_.budget(); });
+}
+
 std::string ManagerObject::Version() { return RESIZED_VERSION; }
 std::string ManagerObject::CgroupVersion() { return manager_.node().cgroupVersion; }
 bool ManagerObject::RuntimeConnected() { return manager_.runtimeConnected(); }
-uint64_t ManagerObject::CpuCapacityMillis() { return manager_.budget().capacity.cpuMillis; }
-uint64_t ManagerObject::MemoryCapacity() { return manager_.budget().capacity.memory; }
-uint64_t ManagerObject::CpuAllocatedMillis() { return manager_.budget().allocated.cpuMillis; }
-uint64_t ManagerObject::MemoryAllocated() { return manager_.budget().allocated.memory; }
-uint64_t ManagerObject::CpuReservedMillis() { return manager_.budget().reserved.cpuMillis; }
-uint64_t ManagerObject::MemoryReserved() { return manager_.budget().reserved.memory; }
-uint64_t ManagerObject::CpuAvailableMillis() { return manager_.budget().available().cpuMillis; }
-uint64_t ManagerObject::MemoryAvailable() { return manager_.budget().available().memory; }
+uint64_t ManagerObject::CpuCapacityMillis() { return budget().capacity.cpuMillis; }
+uint64_t ManagerObject::MemoryCapacity() { return budget().capacity.memory; }
+uint64_t ManagerObject::CpuAllocatedMillis() { return budget().allocated.cpuMillis; }
+uint64_t ManagerObject::MemoryAllocated() { return budget().allocated.memory; }
+uint64_t ManagerObject::CpuReservedMillis() { return budget().reserved.cpuMillis; }
+uint64_t ManagerObject::MemoryReserved() { return budget().reserved.memory; }
+uint64_t ManagerObject::CpuAvailableMillis() { return budget().available().cpuMillis; }
+uint64_t ManagerObject::MemoryAvailable() { return budget().available().memory; }
 
 }  // namespace resized::bus

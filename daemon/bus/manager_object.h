@@ -48,6 +48,7 @@ public:
     void forgetWorkload(const sdbus::Message& call, const std::string& name) override;
 
 private:
+    core::NodeBudget budget();
     void UpdateResources(sdbus::Result<Dictionary>&& result, std::string workload, Dictionary resources,
                          Dictionary options) override;
     std::tuple<bool, std::string> ValidateResourceUpdate(const std::string& workload,

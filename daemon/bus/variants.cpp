@@ -90,7 +90,10 @@ Dictionary encodeStatus(const store::WorkloadRecord& record)
         {"ContainerId", sdbus::Variant(record.containerId)},
         {"CgroupPath", sdbus::Variant(record.cgroupPath)},
         {"Driver", sdbus::Variant(record.driver)},
+        {"Kind", sdbus::Variant(std::string(core::toString(record.kind)))},
         {"Pod", sdbus::Variant(record.pod)},
+        // Pools come with their own issue; until then no workload has one.
+        {"Pool", sdbus::Variant(std::string())},
         {"Desired", sdbus::Variant(encodeResources(record.desired))},
         {"Actual", sdbus::Variant(encodeResources(record.actual))},
         {"SyncState", sdbus::Variant(std::string(core::toString(record.syncState)))},

@@ -15,12 +15,12 @@ namespace resized::cgroup {
 
 namespace {
 
-// systemd's unit_name_is_valid(), reduced to what a cgroup may be: a scope
-// or service, possibly a template instance ("foo@bar.service").
+// systemd's unit_name_is_valid(), reduced to what a cgroup may be: a scope,
+// service or slice, possibly a template instance ("foo@bar.service").
 constexpr std::string_view kUnitNameCharacters =
     "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_.\\@";
 constexpr size_t kUnitNameMax = 255;
-constexpr std::string_view kUnitSuffixes[] = {".scope", ".service"};
+constexpr std::string_view kUnitSuffixes[] = {".scope", ".service", ".slice"};
 
 bool isUnitName(std::string_view name)
 {

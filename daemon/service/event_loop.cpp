@@ -71,8 +71,13 @@ void EventLoop::onSignal(int signal, Callback callback)
     sd_event_source* source = nullptr;
     check(sd_event_add_signal(
               event_, &source, signal,
-              [](sd_event_source*, const signalfd_siginfo*, void* userdata) {
-                  (*static_cast<Callback*>(userdata))();
+              [](sd_event_source*, const signalfd_siginfo* info, void* userdata) {
+                  try {
+                      (*static_cast<Callback*>(userdata))();
+                  } catch (const std::exception& error) {
+                      // As for timers: nothing may unwind through sd-event.
+                      spdlog::error("handling signal {} failed: {}", info->ssi_signo, error.what());
+                  }
                   return 0;
               },
               stored.get()),

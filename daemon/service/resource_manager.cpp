@@ -1,81 +1,103 @@
 #include "service/resource_manager.h"
 
 #include <spdlog/spdlog.h>
-#include <time.h>
 
 #include <algorithm>
 
+#include "core/admission.h"
+#include "core/cpuset.h"
 #include "core/drift.h"
 #include "core/quantity.h"
 #include "failpoint/failpoint.h"
+#include "service/record_transitions.h"
+#include "service/recovery.h"
 #include "store/json_resources.h"
 
 namespace resized::service {
+namespace {
 
-uint64_t nowUsec()
+// The keys an update may write: a memory.max shrink lowers memory.high for a
+// while, so a crash in between must be able to put it back.
+core::Resources touchedBy(const core::Resources& request)
 {
-    timespec now{};
-    clock_gettime(CLOCK_REALTIME, &now);
-    return static_cast<uint64_t>(now.tv_sec) * 1'000'000 + static_cast<uint64_t>(now.tv_nsec) / 1000;
+    core::Resources touched = request;
+    if (touched.memoryMax && !touched.memoryHigh)
+        touched.memoryHigh = 0;
+    return touched;
 }
 
-ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo node,
-                                 store::StateStore& store, runtime::PodmanClient& podman,
-                                 cgroup::DriverSelector& drivers)
+ErrorCode errorOf(cgroup::ApplyOutcome outcome)
+{
+    return outcome == cgroup::ApplyOutcome::MemoryInUse ? ErrorCode::MemoryInUse : ErrorCode::ApplyFailed;
+}
+
+void logFailedBackgroundUpdate(const std::string& name, const UpdateResult& result)
+{
+    if (const auto* error = std::get_if<ResizeError>(&result))
+        spdlog::warn("{}: update not applied: {}", name, error->what());
+}
+
+}  // namespace
+
+ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo node, store::StateStore& store,
+                                 WorkloadSources sources, cgroup::DriverSelector& drivers)
     : loop_(loop),
       settings_(std::move(settings)),
       node_(std::move(node)),
       store_(store),
-      podman_(podman),
+      sources_(sources),
       drivers_(drivers),
-      capacity_(allocatable(node_, settings_.systemReserve))
+      ledger_(store_, allocatable(node_, settings_.systemReserve), node_.cpus),
+      reconciler_(loop_, store_, drivers_, *this, settings_)
 {
 }
 
 ResourceManager::~ResourceManager() = default;
 
-std::optional<runtime::Container> ResourceManager::inspect(const std::string& workload)
+void ResourceManager::start()
 {
-    try {
-        auto container = podman_.inspect(workload);
-        setRuntimeConnected(true);
-        return container;
-    } catch (const runtime::AmbiguousContainer& error) {
-        throw ResizeError(ErrorCode::NoSuchWorkload,
-                          "\"" + workload + "\" matches more than one container: " + error.what());
-    } catch (const runtime::RuntimeUnavailable& error) {
-        setRuntimeConnected(false);
+    recoverInterruptedUpdates(store_, drivers_);
+    resynchronise();
+    reconciler_.schedulePeriodicSync([this] { resynchronise(); });
+}
+
+ResourceManager::Target ResourceManager::resolve(const std::string& asked)
+{
+    const auto parsed = core::parseWorkloadName(asked);
+    if (!parsed)
+        throw ResizeError(ErrorCode::InvalidArgument,
+                          asked.empty() ? "the workload name is empty"
+                                        : "\"" + asked + "\" is not a workload name (NAME, container:NAME, "
+                                                         "pod:NAME or unit:NAME)");
+    WorkloadSource* source = sources_.forKind(parsed->kind);
+    if (!source)
         throw ResizeError(ErrorCode::RuntimeUnavailable,
-                          std::string("Podman cannot be reached: ") + error.what());
+                          "this node has no runtime for workloads of kind " +
+                              std::string(core::toString(parsed->kind)));
+    Target target{.name = parsed->canonical(), .parsed = *parsed, .instance = {}, .record = store_.find(parsed->canonical())};
+    try {
+        target.instance = source->find(*parsed);
+        if (parsed->kind == core::WorkloadKind::Container)
+            setRuntimeConnected(true);
+    } catch (const AmbiguousName& error) {
+        throw ResizeError(ErrorCode::NoSuchWorkload, error.what());
+    } catch (const SourceUnavailable& error) {
+        if (parsed->kind == core::WorkloadKind::Container)
+            setRuntimeConnected(false);
+        throw ResizeError(ErrorCode::RuntimeUnavailable, error.what());
     }
-}
-
-ResourceManager::Target ResourceManager::resolve(const std::string& workload)
-{
-    if (workload.empty())
-        throw ResizeError(ErrorCode::InvalidArgument, "the workload name is empty");
-    Target target;
-    target.container = inspect(workload);
-    target.name = target.container ? target.container->name : workload;
-    target.record = store_.find(target.name);
-    if (!target.container && !target.record)
-        throw ResizeError(ErrorCode::NoSuchWorkload, "no container or known workload named \"" +
-                                                         workload + "\"");
+    if (target.record) {
+        // A known workload's name is never another container's ID prefix.
+        if (target.instance && target.instance->name.canonical() != target.name)
+            target.instance.reset();
+    } else if (target.instance) {
+        target.name = target.instance->name.canonical();
+        target.parsed = target.instance->name;
+        target.record = store_.find(target.name);
+    }
+    if (!target.instance && !target.record)
+        throw ResizeError(ErrorCode::NoSuchWorkload, "no workload named \"" + asked + "\"");
     return target;
-}
-
-core::NodeBudget ResourceManager::budget()
-{
-    return {capacity_, store_.allocatedTotal() + unmanagedAllocation(""), store_.reservedTotal()};
-}
-
-core::Amounts ResourceManager::unmanagedAllocation(const std::string& except)
-{
-    core::Amounts total;
-    for (const auto& [name, amounts] : unmanaged_)
-        if (name != except)
-            total = total + amounts;
-    return total;
 }
 
 core::Resources ResourceManager::readActual(const std::string& cgroupPath)
@@ -83,8 +105,35 @@ core::Resources ResourceManager::readActual(const std::string& cgroupPath)
     return drivers_.forCgroup(cgroupPath).read(cgroupPath);
 }
 
-void ResourceManager::update(const std::string& workload, core::Resources request,
-                             const UpdateOptions& options, uint32_t callerUid, UpdateCallback done)
+// The one measure of a request, for validate(), update(), the deferred
+// queue and re-admissions alike, so that they can never disagree.
+ResourceManager::Assessment ResourceManager::assess(const Target& target, const store::WorkloadRecord& record,
+                                                    const core::Resources& request)
+{
+    Assessment assessment;
+    if (target.hasCgroup())
+        assessment.baseline = readActual(target.instance->cgroupPath);
+    else if (target.instance)
+        assessment.baseline = target.instance->createLimits;
+    else
+        assessment.baseline = record.actual;
+    assessment.desired = record.desired.overlaidWith(request);
+
+    AdmissionQuestion& question = assessment.question;
+    question.workload = target.name;
+    if (record.holdsAllocation)
+        question.held = record.allocated;
+    else if (target.hasCgroup())
+        question.held = core::allocationOf(assessment.baseline);
+    question.wanted = core::allocationOf(assessment.baseline.overlaidWith(assessment.desired));
+    question.allowedCpus = request.allowedCpus;
+    if (target.hasCgroup() && request.allowedCpus && !request.allowedCpus->empty())
+        question.parentCpus = drivers_.forCgroup(target.instance->cgroupPath).parentCpus(target.instance->cgroupPath);
+    return assessment;
+}
+
+void ResourceManager::update(const std::string& workload, core::Resources request, const UpdateOptions& options,
+                             uint32_t callerUid, UpdateCallback done)
 {
     Target target = resolve(workload);
     Queued queued{std::move(request), options, callerUid, std::move(done)};
@@ -95,220 +144,253 @@ void ResourceManager::update(const std::string& workload, core::Resources reques
     startUpdate(std::move(target), std::move(queued));
 }
 
+std::pair<bool, std::string> ResourceManager::validate(const std::string& workload, const core::Resources& request)
+{
+    const Target target = resolve(workload);
+    store::WorkloadRecord record = target.record.value_or(store::WorkloadRecord{.name = target.name});
+    core::AdmissionDecision decision;
+    try {
+        decision = ledger_.assess(assess(target, record, request).question);
+    } catch (const cgroup::CgroupError& error) {
+        return {false, std::string("cannot read the workload's cgroup: ") + error.what()};
+    }
+    if (decision.verdict == core::Verdict::Admitted)
+        return {true, ""};
+    return {false, decision.reason};
+}
+
+void ResourceManager::answerRefusal(const Target& target, const Queued& queued, ErrorCode code,
+                                    const std::string& reason, uint64_t started)
+{
+    spdlog::warn("{}: update refused: {}", target.name, reason);
+    recordHistory(target.name, queued.callerUid, "update", queued.request, dbusErrorName(code), reason, started);
+    announcer_.failed(target.name, code, reason);
+    queued.done(ResizeError(code, reason));
+}
+
 void ResourceManager::startUpdate(Target target, Queued queued)
 {
     const uint64_t started = nowUsec();
-    const std::string& name = target.name;
-    auto refuse = [&](ErrorCode code, const std::string& message) {
-        spdlog::warn("{}: update refused: {}", name, message);
-        recordHistory(name, queued.callerUid, "update", queued.request, dbusErrorName(code), message,
-                      started);
-        if (observer_)
-            observer_->updateFailed(name, code, message);
-        queued.done(ResizeError(code, message));
-    };
-
-    store::WorkloadRecord record = target.record.value_or(newRecord(name));
+    const std::string name = target.name;
+    store::WorkloadRecord record = target.record.value_or(
+        store::WorkloadRecord{.name = name, .kind = target.parsed.kind});
     const core::Resources previousDesired = record.desired;
-    record.desired = record.desired.overlaidWith(queued.request);
 
-    if (queued.request.allowedCpus && !queued.request.allowedCpus->empty()) {
-        const auto asked = core::parseCpuSet(*queued.request.allowedCpus).value_or(core::CpuSet{});
-        if (!core::isSubset(asked, node_.cpus)) {
-            refuse(ErrorCode::Infeasible, "asked CPUs " + *queued.request.allowedCpus +
-                                              ", this node has " + core::formatCpuSet(node_.cpus));
-            return;
-        }
-        if (target.running() && !core::isSubset(asked, drivers_.forCgroup(target.container->cgroupPath).parentCpus(target.container->cgroupPath))) {
-            refuse(ErrorCode::Infeasible,
-                   "asked CPUs " + *queued.request.allowedCpus + ", the container's parent cgroup allows " +
-                       core::formatCpuSet(drivers_.forCgroup(target.container->cgroupPath).parentCpus(target.container->cgroupPath)));
-            return;
-        }
-    }
-
-    if (!target.running()) {
-        // Admission counts running workloads only; the desired state waits for
-        // the container to start.
-        if (queued.options.dryRun) {
-            record.message = "dry run: the container is not running; the change would wait for it";
-            queued.done(record);
-            return;
-        }
-        if (target.container) {
-            record.containerId = target.container->id;
-            record.pod = target.container->podName;
-        }
-        record.runState = core::RunState::Stopped;
-        record.generation++;
-        record.syncState = core::SyncState::Pending;
-        record.updateState = core::UpdateState::Pending;
-        record.message = "the container is not running; the limits are applied when it starts";
-        record.updatedAtUsec = started;
-        store_.save(record);
-        recordHistory(name, queued.callerUid, "update", queued.request, "pending", record.message,
-                      started);
-        notifyChanged(record);
-        queued.done(record);
-        return;
-    }
-
-    const runtime::Container& container = *target.container;
-    const core::Amounts current = target.record ? record.allocated : core::allocationOf(container.createLimits);
-    const core::Amounts wanted = core::allocationOf(container.createLimits.overlaidWith(record.desired));
-    core::Resources previousActual;
+    Assessment assessment;
     try {
-        previousActual = readActual(container.cgroupPath);
+        assessment = assess(target, record, queued.request);
     } catch (const cgroup::CgroupError& error) {
-        refuse(ErrorCode::ApplyFailed, std::string("cannot read the container's cgroup: ") + error.what());
+        answerRefusal(target, queued, ErrorCode::ApplyFailed,
+                      std::string("cannot read the workload's cgroup: ") + error.what(), started);
         return;
     }
 
     store::WriteTransaction transaction(store_.database());
-    const core::NodeBudget node{capacity_, store_.allocatedTotal() + unmanagedAllocation(name),
-                                store_.reservedTotal()};
-    const core::AdmissionDecision decision = core::admit(node, current, wanted);
+    const core::AdmissionDecision decision = ledger_.assess(assessment.question);
     if (decision.verdict == core::Verdict::Insufficient && queued.options.defer && !queued.options.dryRun) {
-        deferUpdate(target, std::move(record), previousDesired, queued, decision.reason, started);
+        deferUpdate(target, std::move(record), queued, decision.reason, started);
         transaction.commit();
-        notifyChanged(*store_.find(name));
-        queued.done(*store_.find(name));
+        const auto saved = store_.find(name);
+        announcer_.changed(*saved);
+        queued.done(*saved);
         return;
     }
     if (decision.verdict != core::Verdict::Admitted) {
+        const bool infeasible = decision.verdict == core::Verdict::Infeasible;
+        if (infeasible && target.record && !queued.options.dryRun) {
+            transition::infeasible(record, decision.reason, started);
+            store_.save(record);
+            announcer_.changed(record);
+        }
         transaction.commit();
-        refuse(decision.verdict == core::Verdict::Infeasible ? ErrorCode::Infeasible
-                                                             : ErrorCode::InsufficientResources,
-               decision.reason);
+        answerRefusal(target, queued, infeasible ? ErrorCode::Infeasible : ErrorCode::InsufficientResources,
+                      decision.reason, started);
         return;
     }
     if (queued.options.dryRun) {
-        record.message = "dry run: the change would be admitted";
-        record.actual = previousActual;
+        record.desired = assessment.desired;
+        record.actual = assessment.baseline;
+        record.message = target.hasCgroup() ? "dry run: the change would be admitted"
+                                            : "dry run: the change would be admitted and applied when the "
+                                              "workload starts";
         queued.done(record);
         return;
     }
 
-    record.containerId = container.id;
-    record.pod = container.podName;
-    record.cgroupPath = container.cgroupPath;
-    record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
-    record.runState = core::RunState::Running;
-    record.holdsAllocation = true;
-    record.allocated = current;
-    record.generation++;
-    record.syncState = core::SyncState::Applying;
-    record.updateState = core::UpdateState::Running;
-    record.message.clear();
-    record.updatedAtUsec = started;
-    store_.save(record);
+    record.kind = target.parsed.kind;
+    if (target.instance) {
+        record.containerId = target.instance->id;
+        record.pod = target.instance->pod;
+        record.runState = target.instance->state;
+        record.cgroupPath = target.instance->cgroupPath;
+        record.removedAtUsec = 0;
+    }
+    record.desired = assessment.desired;
     store_.removeDeferred(name);
+
+    if (!target.hasCgroup()) {
+        // Admitted now, held from now on, written when it runs.
+        record.allocated = assessment.question.wanted;
+        record.holdsAllocation = true;
+        transition::waitingForCgroup(record, started);
+        store_.save(record);
+        transaction.commit();
+        releaseTimers_.erase(name);
+        recordHistory(name, queued.callerUid, "update", queued.request, "pending", record.message, started);
+        announcer_.changed(record);
+        queued.done(record);
+        return;
+    }
+
+    record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
+    record.allocated = assessment.question.held;
+    transition::applying(record, started);
+    store_.save(record);
     const int64_t reservationId = store_.addReservation({
         .workload = name,
         .amounts = decision.reservation,
         .target = queued.request,
         .previousDesired = previousDesired,
-        .previousActual = previousActual.restrictedTo(touchedBy(queued.request)),
+        .previousActual = assessment.baseline.restrictedTo(touchedBy(queued.request)),
         .createdAtUsec = started,
     });
     transaction.commit();
     failpoint("after-reserve");
-    unmanaged_.erase(name);
-    spdlog::info("{}: applying {} (generation {})", name, core::describe(queued.request),
-                 record.generation);
-    notifyChanged(record);
+    spdlog::info("{}: applying {} (generation {})", name, core::describe(queued.request), record.generation);
+    announcer_.changed(record);
 
-    cgroup::ApplyOptions applyOptions;
-    applyOptions.force = queued.options.force;
-    applyOptions.reclaimTimeout = queued.options.reclaimTimeout.value_or(settings_.defaultReclaimTimeout);
-    const std::string cgroupPath = record.cgroupPath;
-    inFlight_.emplace(name, std::make_unique<InFlight>(InFlight{
-                                .record = std::move(record),
-                                .request = queued.request,
-                                .previousDesired = previousDesired,
-                                .targetAllocation = wanted,
-                                .reservationId = reservationId,
-                                .apply = cgroup::ApplyTransaction(drivers_.forCgroup(cgroupPath), cgroupPath, queued.request,
-                                                                  applyOptions),
-                                .done = std::move(queued.done),
-                                .callerUid = queued.callerUid,
-                                .startedAtUsec = started,
-                                .timer = {},
-                            }));
-    continueUpdate(name);
+    cgroup::ApplyOptions options;
+    options.force = queued.options.force;
+    options.reclaimTimeout = queued.options.reclaimTimeout.value_or(settings_.defaultReclaimTimeout);
+    startExecution(name,
+                   std::make_unique<InFlight>(InFlight{
+                       .record = std::move(record),
+                       .request = queued.request,
+                       .previousDesired = previousDesired,
+                       .targetAllocation = assessment.question.wanted,
+                       .previousActual = assessment.baseline.restrictedTo(touchedBy(queued.request)),
+                       .reservationId = reservationId,
+                       .execution = {},
+                       .done = std::move(queued.done),
+                       .callerUid = queued.callerUid,
+                       .startedAtUsec = started,
+                       .storeRetry = {},
+                       .storeFailures = 0,
+                   }),
+                   options);
 }
 
-void ResourceManager::continueUpdate(const std::string& name)
+void ResourceManager::startExecution(const std::string& name, std::unique_ptr<InFlight> update,
+                                     const cgroup::ApplyOptions& options)
 {
-    InFlight& update = *inFlight_.at(name);
-    if (auto delay = update.apply.advance()) {
-        update.timer = loop_.after(*delay, [this, name] { continueUpdate(name); });
-        return;
-    }
-    finishUpdate(name);
+    InFlight& inFlight = *update;
+    const std::string cgroupPath = inFlight.record.cgroupPath;
+    inFlight.execution = std::make_unique<Execution>(
+        loop_, std::vector<CgroupChange>{{&drivers_.forCgroup(cgroupPath), cgroupPath, inFlight.request}}, options,
+        [this, name](Execution&) { finishUpdate(name); });
+    inFlight_.emplace(name, std::move(update));
+    inFlight.execution->start();
 }
 
 void ResourceManager::finishUpdate(const std::string& name)
 {
-    auto node = inFlight_.extract(name);
-    InFlight& update = *node.mapped();
+    InFlight& update = *inFlight_.at(name);
     store::WorkloadRecord& record = update.record;
-    const bool applied = update.apply.outcome() == cgroup::ApplyOutcome::Applied;
+    const Execution& execution = *update.execution;
+    const bool applied = execution.outcome() == cgroup::ApplyOutcome::Applied;
+    core::Resources actual;
     try {
-        record.actual = readActual(record.cgroupPath);
+        actual = readActual(record.cgroupPath);
     } catch (const cgroup::CgroupError&) {
-        record.actual = record.actual.overlaidWith(update.apply.actual());
+        actual = record.actual.overlaidWith(execution.actual(0));
     }
     if (applied) {
-        record.actuated = record.actuated.overlaidWith(update.request);
-        record.allocated = update.targetAllocation;
-        record.syncState = core::SyncState::Synchronized;
-        record.updateState = core::UpdateState::Success;
-        record.message.clear();
+        transition::applied(record, update.request, actual, nowUsec());
+        if (update.reservationId) {
+            record.allocated = update.targetAllocation;
+            record.holdsAllocation = true;
+            ledger_.dropUnheld(name);
+            releaseTimers_.erase(name);
+        }
     } else {
-        record.desired = update.previousDesired;
-        record.syncState = core::matches(record.actuated, record.actual) ? core::SyncState::Synchronized
-                                                                        : core::SyncState::Failed;
-        record.updateState = core::UpdateState::Failed;
-        record.message = update.apply.message();
+        transition::applyFailed(record, update.previousDesired, actual, execution.message(), nowUsec());
     }
-    record.observedGeneration = record.generation;
-    record.updatedAtUsec = nowUsec();
     failpoint("after-write");
-    {
-        store::WriteTransaction transaction(store_.database());
-        store_.save(record);
-        if (update.reservationId)
-            store_.removeReservation(*update.reservationId);
-        failpoint("before-commit");
-        transaction.commit();
+    try {
+        commitOutcome(update);
+    } catch (const store::StoreError& error) {
+        resolveAfterStoreError(name);
+        const std::string message = "the outcome could not be recorded (" + std::string(error.what()) +
+                                    "); previous limits restored";
+        spdlog::error("{}: {}", name, message);
+        announcer_.failed(name, ErrorCode::ApplyFailed, message);
+        if (auto done = std::exchange(update.done, {}))
+            done(ResizeError(ErrorCode::ApplyFailed, message));
+        return;
     }
-    failpoint("after-commit");
 
-    const ErrorCode code = update.apply.outcome() == cgroup::ApplyOutcome::MemoryInUse
-                               ? ErrorCode::MemoryInUse
-                               : ErrorCode::ApplyFailed;
+    auto node = inFlight_.extract(name);
+    const ErrorCode code = errorOf(execution.outcome());
     if (update.reservationId)
-        recordHistory(name, update.callerUid, "update", update.request,
-                      applied ? "success" : dbusErrorName(code), record.message, update.startedAtUsec);
-    notifyChanged(record);
-    if (applied)
-        scheduleDeferredPass();
+        recordHistory(name, update.callerUid, "update", update.request, applied ? "success" : dbusErrorName(code),
+                      record.message, update.startedAtUsec);
+    announcer_.changed(record);
+    // Either way capacity may have freed: a shrink, or a reservation given
+    // back by a failed increase.
+    scheduleDeferredPass();
     if (!update.reservationId)
-        scheduleRetry(name, applied);
+        reconciler_.repairFinished(name, applied);
     if (applied) {
         spdlog::info("{}: applied, now {}", name, core::describe(record.actual));
-        if (observer_)
-            observer_->resourcesApplied(name, record.actual);
+        announcer_.applied(name, record.actual);
         if (update.done)
             update.done(record);
     } else {
         spdlog::warn("{}: update failed: {}", name, record.message);
-        if (observer_)
-            observer_->updateFailed(name, code, record.message);
+        announcer_.failed(name, code, record.message);
         if (update.done)
             update.done(ResizeError(code, record.message));
     }
+    startNextQueued(name);
+}
+
+void ResourceManager::commitOutcome(InFlight& update)
+{
+    store::WriteTransaction transaction(store_.database());
+    store_.save(update.record);
+    if (update.reservationId)
+        store_.removeReservation(*update.reservationId);
+    failpoint("before-commit");
+    transaction.commit();
+    failpoint("after-commit");
+}
+
+// The cgroup changed but the store could not say so: the workload's
+// reservation is resolved as a crash would have it resolved (the limits
+// written are undone when the store still says otherwise), tried again
+// until the store takes it. The workload's other callers wait till then.
+void ResourceManager::resolveAfterStoreError(const std::string& name)
+{
+    InFlight& update = *inFlight_.at(name);
+    if (update.storeFailures == 0 && update.execution->outcome() == cgroup::ApplyOutcome::Applied)
+        restoreLimits(drivers_.forCgroup(update.record.cgroupPath), update.record.cgroupPath, update.previousActual);
+    try {
+        if (update.reservationId) {
+            for (const auto& reservation : store_.reservations())
+                if (reservation.id == *update.reservationId)
+                    resolveReservation(store_, drivers_, reservation);
+        } else {
+            store_.save(update.record);
+        }
+    } catch (const store::StoreError& error) {
+        const auto delay = backoffDelay(settings_.retryInterval, update.storeFailures++, std::chrono::minutes(1));
+        spdlog::error("{}: the store still refuses ({}); trying again in {} ms", name, error.what(), delay.count());
+        update.storeRetry = loop_.after(delay, [this, name] { resolveAfterStoreError(name); });
+        return;
+    }
+    inFlight_.erase(name);
+    if (auto record = store_.find(name))
+        announcer_.changed(*record);
     startNextQueued(name);
 }
 
@@ -321,34 +403,15 @@ void ResourceManager::startNextQueued(const std::string& name)
     waiting->second.pop_front();
     if (waiting->second.empty())
         waiting_.erase(waiting);
+    std::optional<Target> target;
     try {
-        startUpdate(resolve(name), std::move(next));
+        target = resolve(name);
     } catch (const ResizeError& error) {
         next.done(error);
+        startNextQueued(name);
+        return;
     }
-}
-
-std::pair<bool, std::string> ResourceManager::validate(const std::string& workload,
-                                                       core::Resources request)
-{
-    Target target = resolve(workload);
-    const core::Resources desired = target.record ? target.record->desired : core::Resources{};
-    const core::Resources createLimits = target.container ? target.container->createLimits : core::Resources{};
-    if (request.allowedCpus && !request.allowedCpus->empty() &&
-        !core::isSubset(core::parseCpuSet(*request.allowedCpus).value_or(core::CpuSet{}), node_.cpus))
-        return {false, "asked CPUs " + *request.allowedCpus + ", this node has " +
-                           core::formatCpuSet(node_.cpus)};
-    if (!target.running())
-        return {true, "the container is not running; the change would wait for it"};
-    const core::Amounts current =
-        target.record ? target.record->allocated : core::allocationOf(createLimits);
-    const core::Amounts wanted = core::allocationOf(createLimits.overlaidWith(desired).overlaidWith(request));
-    const core::NodeBudget node{capacity_, store_.allocatedTotal() + unmanagedAllocation(target.name),
-                                store_.reservedTotal()};
-    const core::AdmissionDecision decision = core::admit(node, current, wanted);
-    if (decision.verdict == core::Verdict::Admitted)
-        return {true, ""};
-    return {false, decision.reason};
+    startUpdate(std::move(*target), std::move(next));
 }
 
 store::WorkloadRecord ResourceManager::status(const std::string& workload)
@@ -357,21 +420,23 @@ store::WorkloadRecord ResourceManager::status(const std::string& workload)
     try {
         target = resolve(workload);
     } catch (const ResizeError& error) {
-        // The store alone answers while Podman is away.
+        // The store alone answers while the runtime is away.
         if (error.code() != ErrorCode::RuntimeUnavailable)
             throw;
-        if (auto record = store_.find(workload))
+        const auto parsed = core::parseWorkloadName(workload);
+        if (auto record = parsed ? store_.find(parsed->canonical()) : std::nullopt)
             return *record;
         throw;
     }
-    store::WorkloadRecord record = target.record.value_or(newRecord(target.name));
-    if (target.container) {
-        record.containerId = target.container->id;
-        record.pod = target.container->podName;
-        record.runState = target.container->running ? core::RunState::Running : core::RunState::Stopped;
-        record.cgroupPath = target.container->cgroupPath;
+    store::WorkloadRecord record = target.record.value_or(
+        store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind});
+    if (target.instance) {
+        record.containerId = target.instance->id;
+        record.pod = target.instance->pod;
+        record.runState = target.instance->state;
+        record.cgroupPath = target.instance->cgroupPath;
     }
-    if (target.running()) {
+    if (target.hasCgroup()) {
         record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
         try {
             record.actual = readActual(record.cgroupPath);
@@ -384,99 +449,61 @@ store::WorkloadRecord ResourceManager::status(const std::string& workload)
 
 std::vector<store::WorkloadRecord> ResourceManager::workloads() { return store_.workloads(); }
 
+void ResourceManager::reconcile(const std::string& workload)
+{
+    if (workload.empty()) {
+        resynchronise();
+        return;
+    }
+    const Target target = resolve(workload);
+    if (!target.record)
+        throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + workload + "\"");
+    reconciler_.reconcileOne(target.name);
+}
+
 void ResourceManager::forget(const std::string& workload, uint32_t callerUid)
 {
     const uint64_t started = nowUsec();
-    if (workload.empty())
-        throw ResizeError(ErrorCode::InvalidArgument, "the workload name is empty");
-    std::optional<runtime::Container> container;
+    std::optional<Target> target;
     try {
-        container = inspect(workload);
+        target = resolve(workload);
     } catch (const ResizeError& error) {
         if (error.code() != ErrorCode::RuntimeUnavailable)
             throw;
     }
-    const std::string name = container ? container->name : workload;
+    const auto parsed = core::parseWorkloadName(workload);
+    const std::string name = target ? target->name : parsed ? parsed->canonical() : workload;
     if (!store_.find(name))
         throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + workload + "\"");
     if (inFlight_.contains(name))
         throw ResizeError(ErrorCode::InvalidArgument,
                           "an update of \"" + name + "\" is in progress; forget it afterwards");
     store_.remove(name);
-    if (container && container->running)
-        unmanaged_[name] = core::allocationOf(container->createLimits);
+    releaseTimers_.erase(name);
+    // From now on it counts as any container resized does not manage: at
+    // what its cgroup holds, which are the limits resized left there.
+    if (target && target->hasCgroup())
+        countUnheld(*target->instance);
     scheduleDeferredPass();
     spdlog::info("{}: forgotten; its limits stay as they are", name);
     recordHistory(name, callerUid, "forget", {}, "success", "", started);
-    if (observer_) {
-        observer_->workloadForgotten(name);
-        observer_->budgetChanged();
-    }
-}
-
-void ResourceManager::notifyChanged(const store::WorkloadRecord& record)
-{
-    if (!observer_)
-        return;
-    observer_->workloadChanged(record);
-    observer_->budgetChanged();
-}
-
-void ResourceManager::setRuntimeConnected(bool connected)
-{
-    if (connected == runtimeConnected_)
-        return;
-    runtimeConnected_ = connected;
-    if (connected)
-        spdlog::info("connected to Podman at {}", podman_.socketPath());
-    else
-        spdlog::warn("lost Podman at {}", podman_.socketPath());
-    if (observer_)
-        observer_->runtimeConnectionChanged(connected);
-}
-
-void ResourceManager::recordHistory(const std::string& workload, uint32_t callerUid,
-                                    std::string_view operation, const core::Resources& request,
-                                    std::string_view result, const std::string& message,
-                                    uint64_t startedAtUsec)
-{
-    try {
-        store_.recordHistory({
-            .workload = workload,
-            .callerUid = callerUid,
-            .operation = std::string(operation),
-            .request = store::toJson(request),
-            .result = std::string(result),
-            .message = message,
-            .startedAtUsec = startedAtUsec,
-            .finishedAtUsec = nowUsec(),
-        });
-    } catch (const store::StoreError& error) {
-        spdlog::error("{}: cannot record history: {}", workload, error.what());
-    }
+    announcer_.forgotten(name);
 }
 
 // Called inside the admission transaction. The request waits in the store,
 // not in the desired state, so nothing acts on it before it is admitted.
-void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord record,
-                                  const core::Resources& previousDesired, const Queued& queued,
+void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
                                   const std::string& reason, uint64_t started)
 {
-    const bool known = target.record.has_value();
-    record.desired = previousDesired;
-    if (!known) {
-        record.containerId = target.container->id;
-        record.pod = target.container->podName;
-        record.cgroupPath = target.container->cgroupPath;
-        record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
-        record.runState = core::RunState::Running;
-        record.holdsAllocation = true;
-        record.allocated = core::allocationOf(target.container->createLimits);
-        unmanaged_.erase(target.name);
+    if (target.instance && !target.record) {
+        record.containerId = target.instance->id;
+        record.pod = target.instance->pod;
+        record.runState = target.instance->state;
+        record.cgroupPath = target.instance->cgroupPath;
+        if (target.hasCgroup())
+            record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
     }
-    record.updateState = core::UpdateState::Deferred;
-    record.message = "waiting for capacity: " + reason;
-    record.updatedAtUsec = started;
+    transition::deferred(record, reason, started);
     store_.save(record);
     store_.deferUpdate({
         .workload = target.name,
@@ -489,8 +516,7 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
         .createdAtUsec = started,
     });
     spdlog::info("{}: deferred {}: {}", target.name, core::describe(queued.request), reason);
-    recordHistory(target.name, queued.callerUid, "update", queued.request, "deferred", record.message,
-                  started);
+    recordHistory(target.name, queued.callerUid, "update", queued.request, "deferred", record.message, started);
 }
 
 void ResourceManager::scheduleDeferredPass()
@@ -507,16 +533,16 @@ void ResourceManager::runDeferredPass()
 {
     auto waiting = store_.deferredUpdates();
     std::stable_partition(waiting.begin(), waiting.end(), [this](const store::DeferredUpdate& update) {
-        auto record = store_.find(update.workload);
-        return record && core::allocationOf(record->desired.overlaidWith(update.request)).cpuMillis <=
-                             record->allocated.cpuMillis &&
-               core::allocationOf(record->desired.overlaidWith(update.request)).memory <=
-                   record->allocated.memory;
+        const auto record = store_.find(update.workload);
+        if (!record)
+            return false;
+        const core::Amounts after = core::allocationOf(record->desired.overlaidWith(update.request));
+        return after.cpuMillis <= record->allocated.cpuMillis && after.memory <= record->allocated.memory;
     });
     for (const auto& update : waiting) {
         if (inFlight_.contains(update.workload))
             continue;
-        Target target;
+        std::optional<Target> target;
         try {
             target = resolve(update.workload);
         } catch (const ResizeError& error) {
@@ -525,58 +551,259 @@ void ResourceManager::runDeferredPass()
             store_.removeDeferred(update.workload);
             continue;
         }
-        if (!target.running() || !validate(update.workload, update.request).first)
+        if (!validate(update.workload, update.request).first)
             continue;
         UpdateOptions options;
         options.force = update.force;
         if (update.reclaimTimeoutUsec)
             options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
-        const std::string name = target.name;
+        const std::string name = target->name;
         spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
-        startUpdate(std::move(target), Queued{update.request, options, update.callerUid,
-                                              [name](const UpdateResult& result) {
-                                                  if (auto* error = std::get_if<ResizeError>(&result))
-                                                      spdlog::warn("{}: deferred update failed: {}", name,
-                                                                   error->what());
-                                              }});
+        startUpdate(std::move(*target), Queued{update.request, options, update.callerUid,
+                                               [name](const UpdateResult& result) {
+                                                   logFailedBackgroundUpdate(name, result);
+                                               }});
     }
 }
 
-// A repair that failed is tried again after the retry interval, doubling
-// each time, up to the configured number of attempts; after that the
-// workload stays failed until the next trigger (sync, event, Reconcile).
-void ResourceManager::scheduleRetry(const std::string& name, bool repaired)
+std::optional<Instance> ResourceManager::findInstance(const store::WorkloadRecord& record)
 {
-    if (repaired) {
-        retries_.erase(name);
+    WorkloadSource* source = sources_.forKind(record.kind);
+    if (!source)
+        throw SourceUnavailable("this node has no runtime for workloads of kind " +
+                                std::string(core::toString(record.kind)));
+    const auto parsed = core::parseWorkloadName(record.name);
+    auto instance = source->find(parsed.value_or(core::WorkloadName{record.kind, record.name}));
+    if (record.kind == core::WorkloadKind::Container)
+        setRuntimeConnected(true);
+    // A known workload's name is never another container's ID prefix.
+    if (instance && instance->name.canonical() != record.name)
+        return std::nullopt;
+    return instance;
+}
+
+void ResourceManager::repair(store::WorkloadRecord record, const core::Resources& wanted)
+{
+    const std::string name = record.name;
+    record.syncState = core::SyncState::Applying;
+    cgroup::ApplyOptions options;
+    options.reclaimTimeout = settings_.defaultReclaimTimeout;
+    const core::Resources previousDesired = record.desired;
+    const core::Amounts allocation = record.allocated;
+    startExecution(name,
+                   std::make_unique<InFlight>(InFlight{
+                       .record = std::move(record),
+                       .request = wanted,
+                       .previousDesired = previousDesired,
+                       .targetAllocation = allocation,
+                       .previousActual = {},
+                       .reservationId = std::nullopt,
+                       .execution = {},
+                       .done = {},
+                       .callerUid = 0,
+                       .startedAtUsec = nowUsec(),
+                       .storeRetry = {},
+                       .storeFailures = 0,
+                   }),
+                   options);
+}
+
+// The desired state outlived its allocation (the removal grace passed); a
+// container of that name is back and its desired state is admitted like a
+// new request. It waits as deferred when it does not fit.
+void ResourceManager::readmit(const store::WorkloadRecord& record)
+{
+    std::optional<Target> target;
+    try {
+        target = resolve(record.name);
+    } catch (const ResizeError& error) {
+        spdlog::warn("{}: cannot admit it again: {}", record.name, error.what());
         return;
     }
-    Retry& retry = retries_[name];
-    if (++retry.attempts >= settings_.retryAttempts) {
-        spdlog::error("{}: repair failed {} times; giving up until the next sync", name, retry.attempts);
-        retries_.erase(name);
+    const std::string name = record.name;
+    UpdateOptions options;
+    options.defer = true;
+    spdlog::info("{}: back after its allocation was released; admitting {}", name, core::describe(record.desired));
+    startUpdate(std::move(*target), Queued{record.desired, options, 0, [name](const UpdateResult& result) {
+                                               logFailedBackgroundUpdate(name, result);
+                                           }});
+}
+
+void ResourceManager::countUnheld(const Instance& instance)
+{
+    try {
+        if (ledger_.countUnheld(instance.name.canonical(), core::allocationOf(readActual(instance.cgroupPath))))
+            announcer_.budgetChanged();
+    } catch (const cgroup::CgroupError& error) {
+        spdlog::warn("{}: cannot read its cgroup: {}", instance.name.canonical(), error.what());
+    }
+}
+
+void ResourceManager::refreshUnheld(const std::vector<Instance>& instances)
+{
+    std::map<std::string, core::Amounts> unheld;
+    for (const auto& instance : instances) {
+        if (!instance.hasCgroup())
+            continue;
+        const std::string name = instance.name.canonical();
+        const auto record = store_.find(name);
+        if (record && record->holdsAllocation)
+            continue;
+        try {
+            unheld.emplace(name, core::allocationOf(readActual(instance.cgroupPath)));
+        } catch (const cgroup::CgroupError& error) {
+            spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
+        }
+    }
+    if (ledger_.replaceUnheld(std::move(unheld)))
+        announcer_.budgetChanged();
+}
+
+void ResourceManager::scheduleRelease(const store::WorkloadRecord& record)
+{
+    const uint64_t graceEnds =
+        record.removedAtUsec + static_cast<uint64_t>(settings_.removedGrace.count()) * 1000;
+    const uint64_t now = nowUsec();
+    const std::string name = record.name;
+    if (now >= graceEnds) {
+        releaseIfGraceOver(name);
         return;
     }
-    const auto delay = settings_.retryInterval * (1u << std::min(retry.attempts - 1, 10u));
-    spdlog::info("{}: repair failed; retrying in {} ms", name, delay.count());
-    retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
+    if (!releaseTimers_.contains(name))
+        releaseTimers_.emplace(name, loop_.after(std::chrono::microseconds(graceEnds - now),
+                                                 [this, name] { releaseIfGraceOver(name); }));
 }
 
-// The keys an update may write: a memory.max shrink lowers memory.high for a
-// while, so a crash in between must be able to put it back.
-core::Resources ResourceManager::touchedBy(const core::Resources& request)
+void ResourceManager::releaseIfGraceOver(const std::string& name)
 {
-    core::Resources touched = request;
-    if (touched.memoryMax && !touched.memoryHigh)
-        touched.memoryHigh = 0;
-    return touched;
+    releaseTimers_.erase(name);
+    auto record = store_.find(name);
+    if (!record || !record->holdsAllocation || record->runState != core::RunState::Removed || inFlight_.contains(name))
+        return;
+    transition::allocationReleased(*record, nowUsec());
+    store_.save(*record);
+    spdlog::info("{}: removed {} ms ago; its allocation is released", name, settings_.removedGrace.count());
+    announcer_.changed(*record);
+    scheduleDeferredPass();
 }
 
-store::WorkloadRecord ResourceManager::newRecord(const std::string& name)
+void ResourceManager::sourceUnavailable(const std::string& why)
 {
-    store::WorkloadRecord record;
-    record.name = name;
-    return record;
+    spdlog::warn("cannot reconcile: {}", why);
+    setRuntimeConnected(false);
+}
+
+void ResourceManager::resynchronise()
+{
+    std::vector<Instance> containers;
+    try {
+        containers = sources_.containers->list();
+        setRuntimeConnected(true);
+    } catch (const SourceUnavailable& error) {
+        sourceUnavailable(error.what());
+        return;
+    }
+    refreshUnheld(containers);
+    reconciler_.reconcileAll(containers);
+    scheduleDeferredPass();
+}
+
+void ResourceManager::containerCreated(const std::string& name)
+{
+    if (store_.find(name))
+        reconciler_.reconcileOne(name);
+}
+
+void ResourceManager::containerStarted(const std::string& name)
+{
+    if (store_.find(name)) {
+        reconciler_.reconcileOne(name);
+        return;
+    }
+    try {
+        if (auto instance = sources_.containers->find({core::WorkloadKind::Container, name});
+            instance && instance->hasCgroup())
+            countUnheld(*instance);
+    } catch (const std::exception& error) {
+        spdlog::warn("{}: started, but cannot be inspected: {}", name, error.what());
+    }
+}
+
+void ResourceManager::containerPaused(const std::string& name)
+{
+    // A frozen container keeps its cgroup, its memory and so its allocation.
+    if (store_.find(name))
+        reconciler_.reconcileOne(name);
+}
+
+void ResourceManager::containerUnpaused(const std::string& name) { containerStarted(name); }
+
+void ResourceManager::containerStopped(const std::string& name)
+{
+    if (ledger_.dropUnheld(name)) {
+        announcer_.budgetChanged();
+        scheduleDeferredPass();
+    }
+    if (store_.find(name))
+        reconciler_.reconcileOne(name);
+}
+
+void ResourceManager::containerRemoved(const std::string& name) { containerStopped(name); }
+
+void ResourceManager::containerRenamed(const std::string&, const std::string&)
+{
+    // The old name may be a known workload that lost its container, the new
+    // one a known workload that gained one: both are found by a full pass.
+    resynchronise();
+}
+
+void ResourceManager::reload(const Settings& settings)
+{
+    if (settings.stateDir != settings_.stateDir || settings.podmanSocket != settings_.podmanSocket ||
+        settings.cgroupRoot != settings_.cgroupRoot)
+        spdlog::warn("changed paths take effect only when resized restarts");
+    Settings kept = settings;
+    kept.stateDir = settings_.stateDir;
+    kept.podmanSocket = settings_.podmanSocket;
+    kept.cgroupRoot = settings_.cgroupRoot;
+    settings_ = std::move(kept);
+    ledger_.setCapacity(allocatable(node_, settings_.systemReserve));
+    reconciler_.setSettings(settings_);
+    announcer_.budgetChanged();
+    reconciler_.schedulePeriodicSync([this] { resynchronise(); });
+    scheduleDeferredPass();
+}
+
+void ResourceManager::setRuntimeConnected(bool connected)
+{
+    if (connected == runtimeConnected_)
+        return;
+    runtimeConnected_ = connected;
+    if (connected)
+        spdlog::info("connected to Podman");
+    else
+        spdlog::warn("lost Podman");
+    announcer_.runtimeConnection(connected);
+}
+
+void ResourceManager::recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,
+                                    const core::Resources& request, std::string_view result,
+                                    const std::string& message, uint64_t startedAtUsec)
+{
+    try {
+        store_.recordHistory({
+            .workload = workload,
+            .callerUid = callerUid,
+            .operation = std::string(operation),
+            .request = store::toJson(request),
+            .result = std::string(result),
+            .message = message,
+            .startedAtUsec = startedAtUsec,
+            .finishedAtUsec = nowUsec(),
+        });
+    } catch (const store::StoreError& error) {
+        spdlog::error("{}: cannot record history: {}", workload, error.what());
+    }
 }
 
 }  // namespace resized::service

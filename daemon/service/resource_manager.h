@@ -11,17 +11,19 @@
 #include <variant>
 #include <vector>
 
-#include "cgroup/applier.h"
 #include "cgroup/driver_selector.h"
-#include "cgroup/limits_backend.h"
-#include "core/admission.h"
 #include "core/resources.h"
-#include "runtime/podman_client.h"
+#include "core/workload_name.h"
+#include "service/announcer.h"
 #include "service/container_events.h"
 #include "service/errors.h"
 #include "service/event_loop.h"
+#include "service/executor.h"
+#include "service/ledger.h"
 #include "service/node.h"
+#include "service/reconciler.h"
 #include "service/settings.h"
+#include "service/workload_source.h"
 #include "store/state_store.h"
 
 namespace resized::service {
@@ -33,34 +35,22 @@ struct UpdateOptions {
     std::optional<std::chrono::microseconds> reclaimTimeout;
 };
 
-// What the bus layer is told; every call comes from the event loop.
-class ManagerObserver {
-public:
-    virtual ~ManagerObserver() = default;
-    virtual void workloadChanged(const store::WorkloadRecord& record) = 0;
-    virtual void workloadForgotten(const std::string& name) = 0;
-    virtual void budgetChanged() = 0;
-    virtual void runtimeConnectionChanged(bool connected) = 0;
-    virtual void resourcesApplied(const std::string& name, const core::Resources& actual) = 0;
-    virtual void driftDetected(const std::string& name, const core::Resources& desired,
-                               const core::Resources& actual) = 0;
-    virtual void updateFailed(const std::string& name, ErrorCode code, const std::string& message) = 0;
-};
-
 using UpdateResult = std::variant<store::WorkloadRecord, ResizeError>;
 using UpdateCallback = std::function<void(UpdateResult)>;
 
-// The resource manager and node agent of design.md: admits, records,
-// applies, verifies and keeps workloads' limits. Single-threaded: every
-// method runs on the event loop; an update that waits for memory reclaim
-// continues from a timer, and updates of one workload run one after another.
-class ResourceManager : public ContainerEvents {
+// The node's logic behind the D-Bus API: resolves a workload through its
+// source, admits a change through the ledger, records it, has the executor
+// apply it and commits the outcome; follows the runtime's events; keeps the
+// deferred queue. Drift repair and retries are the Reconciler's, crash
+// recovery is recovery.h's. Single-threaded: every method runs on the event
+// loop, and the changes of one workload run one after another.
+class ResourceManager : public ContainerEvents, private ReconcilerHost {
 public:
     ResourceManager(EventLoop& loop, Settings settings, NodeInfo node, store::StateStore& store,
-                    runtime::PodmanClient& podman, cgroup::DriverSelector& drivers);
-    ~ResourceManager();
+                    WorkloadSources sources, cgroup::DriverSelector& drivers);
+    ~ResourceManager() override;
 
-    void setObserver(ManagerObserver* observer) { observer_ = observer; }
+    void setObserver(ManagerObserver* observer) { announcer_.setObserver(observer); }
 
     // Finishes or undoes updates a crash interrupted, discovers the runtime,
     // reconciles every workload and starts the periodic sync.
@@ -70,8 +60,9 @@ public:
     // outcomes arrive through `done`.
     void update(const std::string& workload, core::Resources request, const UpdateOptions& options,
                 uint32_t callerUid, UpdateCallback done);
-    // (allowed, reason); throws ResizeError for an unknown workload.
-    std::pair<bool, std::string> validate(const std::string& workload, core::Resources request);
+    // (allowed, reason): the decision update() would take now; throws
+    // ResizeError for an unknown workload.
+    std::pair<bool, std::string> validate(const std::string& workload, const core::Resources& request);
     store::WorkloadRecord status(const std::string& workload);
     std::vector<store::WorkloadRecord> workloads();
     void reconcile(const std::string& workload);
@@ -85,114 +76,113 @@ public:
     void containerStopped(const std::string& name) override;
     void containerRemoved(const std::string& name) override;
     void containerRenamed(const std::string& id, const std::string& newName) override;
-    // Re-reads every container and reconciles every workload.
     void resynchronise() override;
     void runtimeLost() override { setRuntimeConnected(false); }
 
     // Takes new settings (SIGHUP). Paths are kept: they need a restart.
     void reload(const Settings& settings);
 
-    core::NodeBudget budget();
+    core::NodeBudget budget() { return ledger_.budget(); }
     bool runtimeConnected() const { return runtimeConnected_; }
     const NodeInfo& node() const { return node_; }
 
 private:
-    // A workload as resolved for one call: what Podman says and what the
+    // A workload as resolved for one call: what its source says and what the
     // store remembers. At least one of the two is present.
     struct Target {
-        std::string name;
-        std::optional<runtime::Container> container;
+        std::string name;  // canonical
+        core::WorkloadName parsed;
+        std::optional<Instance> instance;
         std::optional<store::WorkloadRecord> record;
 
-        bool running() const { return container && container->running && !container->cgroupPath.empty(); }
+        bool hasCgroup() const { return instance && instance->hasCgroup(); }
     };
 
-    // One update being applied. A repair (reconciliation) has no reservation
-    // and nobody waiting for the answer.
+    struct Queued {
+        core::Resources request;
+        UpdateOptions options;
+        uint32_t callerUid = 0;
+        UpdateCallback done;
+    };
+
+    // A request measured against the budget, the same way for validate(),
+    // update(), the deferred queue and a re-admission.
+    struct Assessment {
+        core::Resources baseline;  // what the cgroup holds, or will when it starts
+        core::Resources desired;   // the desired state after the change
+        AdmissionQuestion question;
+    };
+
+    // One change being applied: an update (with a reservation and maybe a
+    // caller) or a repair.
     struct InFlight {
         store::WorkloadRecord record;
         core::Resources request;
         core::Resources previousDesired;
         core::Amounts targetAllocation;
+        // What the keys the change touches held before it.
+        core::Resources previousActual;
         std::optional<int64_t> reservationId;
-        cgroup::ApplyTransaction apply;
+        std::unique_ptr<Execution> execution;
         UpdateCallback done;
         uint32_t callerUid = 0;
         uint64_t startedAtUsec = 0;
-        EventSource timer;
-    };
-    struct Queued {
-        core::Resources request;
-        UpdateOptions options;
-        uint32_t callerUid;
-        UpdateCallback done;
+        // The outcome could not be committed: the workload waits until the
+        // store takes its reservation's resolution.
+        EventSource storeRetry;
+        unsigned storeFailures = 0;
     };
 
-    // Podman's view of the workload, or nullopt when it has no such container.
-    std::optional<runtime::Container> inspect(const std::string& workload);
-    Target resolve(const std::string& workload);
-    core::Amounts unmanagedAllocation(const std::string& except);
-    void refreshUnmanaged();
+    Target resolve(const std::string& asked);
+    Assessment assess(const Target& target, const store::WorkloadRecord& record,
+                      const core::Resources& request);
+    core::Resources readActual(const std::string& cgroupPath);
 
     void startUpdate(Target target, Queued queued);
-    void continueUpdate(const std::string& name);
+    void answerRefusal(const Target& target, const Queued& queued, ErrorCode code, const std::string& reason,
+                       uint64_t started);
+    void startExecution(const std::string& name, std::unique_ptr<InFlight> update,
+                        const cgroup::ApplyOptions& options);
     void finishUpdate(const std::string& name);
+    void commitOutcome(InFlight& update);
+    void resolveAfterStoreError(const std::string& name);
     void startNextQueued(const std::string& name);
-
-    void deferUpdate(const Target& target, store::WorkloadRecord record,
-                     const core::Resources& previousDesired, const Queued& queued,
+    void deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
                      const std::string& reason, uint64_t started);
     void scheduleDeferredPass();
-    void scheduleRetry(const std::string& name, bool repaired);
     void runDeferredPass();
 
-    void recoverInterruptedUpdates();
-    void restoreBlocking(const std::string& cgroupPath, const core::Resources& limits);
-    // All containers by name, from one listing: a pass over every workload
-    // asks Podman once rather than once per workload.
-    using Listing = std::map<std::string, runtime::ListEntry, std::less<>>;
-    void reconcileOne(const std::string& name, const Listing* listing = nullptr);
-    void reconcileOneNow(const std::string& name, const Listing* listing);
-    std::optional<runtime::Container> containerOf(const store::WorkloadRecord& record,
-                                                  const Listing* listing);
-    void schedulePeriodicSync();
-    core::Resources readActual(const std::string& cgroupPath);
-    static store::WorkloadRecord newRecord(const std::string& name);
-    static core::Resources touchedBy(const core::Resources& request);
-    void notifyChanged(const store::WorkloadRecord& record);
+    // ReconcilerHost
+    bool busy(const std::string& name) const override { return inFlight_.contains(name); }
+    std::optional<Instance> findInstance(const store::WorkloadRecord& record) override;
+    void repair(store::WorkloadRecord record, const core::Resources& wanted) override;
+    void readmit(const store::WorkloadRecord& record) override;
+    void countUnheld(const Instance& instance) override;
+    void refreshUnheld(const std::vector<Instance>& withCgroups) override;
+    void scheduleRelease(const store::WorkloadRecord& record) override;
+    Announcer& announcer() override { return announcer_; }
+    void sourceUnavailable(const std::string& why) override;
+
+    void releaseIfGraceOver(const std::string& name);
     void setRuntimeConnected(bool connected);
     void recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,
-                       const core::Resources& request, std::string_view result,
-                       const std::string& message, uint64_t startedAtUsec);
+                       const core::Resources& request, std::string_view result, const std::string& message,
+                       uint64_t startedAtUsec);
 
     EventLoop& loop_;
     Settings settings_;
     NodeInfo node_;
     store::StateStore& store_;
-    runtime::PodmanClient& podman_;
+    WorkloadSources sources_;
     cgroup::DriverSelector& drivers_;
-    ManagerObserver* observer_ = nullptr;
-    core::Amounts capacity_;
+    Ledger ledger_;
+    Announcer announcer_;
+    Reconciler reconciler_;
     bool runtimeConnected_ = false;
-    // Create-time allocation of running containers resized does not manage,
-    // by container name.
-    std::map<std::string, core::Amounts> unmanaged_;
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
     std::map<std::string, std::deque<Queued>> waiting_;
-    EventSource syncTimer_;
+    std::map<std::string, EventSource> releaseTimers_;
     EventSource deferredPass_;
-    struct Retry {
-        unsigned attempts = 0;
-        EventSource timer;
-    };
-    std::map<std::string, Retry> retries_;
-    struct StoreRetry {
-        unsigned failures = 0;
-        EventSource timer;
-    };
-    std::map<std::string, StoreRetry> storeRetries_;
 };
-
-uint64_t nowUsec();
 
 }  // namespace resized::service

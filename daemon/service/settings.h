@@ -26,6 +26,9 @@ struct Settings {
     cgroup::DriverChoice cgroupDriver = cgroup::DriverChoice::Auto;
     std::chrono::microseconds defaultReclaimTimeout = std::chrono::seconds(5);
     size_t historyLimit = 10'000;
+    // How long a removed container's allocation is kept for a re-creation
+    // under the same name (Quadlet, podman run --replace).
+    std::chrono::milliseconds removedGrace = std::chrono::minutes(5);
 };
 
 }  // namespace resized::service

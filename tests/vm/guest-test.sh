@@ -143,6 +143,28 @@ check "memory.max still 96 MiB after daemon-reload" equals "$(cgroup_file "$sd1"
 podman rm -f -t 0 sd1 > /dev/null
 rm /etc/resized/resized.conf
 
+echo "== (d2) a systemd service as a workload: unit:NAME"
+systemd-run --unit=w1 -p CPUQuota=50% sleep 100000 > /dev/null
+w1=$(systemctl show -P ControlGroup w1.service)
+echo "cgroup: $w1"
+status=$(update unit:w1.service 1 CpuMillis t 300 0)
+echo "$status" | cut -c1-300
+check "the status of unit:w1.service says Kind unit" grep -q '"Kind" s "unit"' <<< "$status"
+check "the unit's CPUQuotaPerSecUSec is 300ms" equals "$(systemctl show -P CPUQuotaPerSecUSec w1.service)" 300ms
+check "cpu.max of the unit is 30000 100000" equals "$(cgroup_file "$w1" cpu.max)" "30000 100000"
+systemctl daemon-reload
+check "cpu.max of the unit still 30000 100000 after daemon-reload" \
+    equals "$(cgroup_file "$w1" cpu.max)" "30000 100000"
+check "ListWorkloads lists unit:w1.service" sh -c \
+    'busctl call io.resized1 /io/resized1 io.resized1.Manager ListWorkloads | grep -q "unit:w1.service"'
+systemctl stop w1.service
+systemd-run --unit=w1 -p CPUQuota=50% sleep 100000 > /dev/null
+w1=$(systemctl show -P ControlGroup w1.service)
+manager call io.resized1 /io/resized1 io.resized1.Manager Reconcile s unit:w1.service
+check "a unit that ran again gets its desired limits back" \
+    wait_until 30 sh -c "[ \"\$(cat /sys/fs/cgroup$w1/cpu.max)\" = '30000 100000' ]"
+systemctl stop w1.service
+
 echo "== the systemd backend in the sandbox of resized.service"
 # For once resized.service runs the backend's own test instead of the
 # daemon: the same sandbox, so a privilege it lacks shows up here.

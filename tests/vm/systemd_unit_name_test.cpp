@@ -16,6 +16,9 @@ TEST(SystemdUnitOfCgroup, IsTheLastComponentWhenItNamesAScopeOrService)
     EXPECT_EQ(systemdUnitOfCgroup("/machine.slice/libpod-" + kContainerId + ".scope"),
               "libpod-" + kContainerId + ".scope");
     EXPECT_EQ(systemdUnitOfCgroup("/system.slice/podman.service"), "podman.service");
+    // A slice is a unit too: `unit:machine.slice`, and a pod's own cgroup
+    // under cgroup_manager=systemd.
+    EXPECT_EQ(systemdUnitOfCgroup("/machine.slice"), "machine.slice");
     EXPECT_EQ(systemdUnitOfCgroup("/system.slice/system-getty.slice/getty@tty1.service"), "getty@tty1.service");
     EXPECT_EQ(systemdUnitOfCgroup("/user.slice/a\\x2db:c_d.scope"), "a\\x2db:c_d.scope");
 }
@@ -29,7 +32,7 @@ TEST(SystemdUnitOfCgroup, UndoesSystemdsCgroupEscaping)
 TEST(SystemdUnitOfCgroup, IsNothingForOtherCgroups)
 {
     for (const std::string& cgroup : {"/libpod_parent/libpod-" + kContainerId, std::string("/"), std::string(),
-                                     std::string("/machine.slice"), std::string("/x/.scope"),
+                                     std::string("/x/.slice"), std::string("/x/.scope"),
                                      std::string("/x/foo@.service"), std::string("/x/@foo.service"),
                                      std::string("/x/a@b@c.service"), std::string("/x/a b.scope"),
                                      std::string("/x/a.scope/"), std::string("/x/a.socket"),

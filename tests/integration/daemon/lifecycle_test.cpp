@@ -139,7 +139,8 @@ TEST_F(LifecycleTest, ForgetDropsTheWorkloadAndKeepsItsLimits)
     EXPECT_FALSE(published(container.name()));
     EXPECT_THAT(client().listWorkloads(), IsEmpty());
     EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuQuotaUs, 80000);
-    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 500U);
+    // Unmanaged now, it counts at what its cgroup holds, not at --cpus=0.5.
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 800U);
     const Dictionary status = client().getResourceStatus(container.name());
     EXPECT_EQ(desiredOf(status), ResourceValues{});
     EXPECT_EQ(entryOf<std::uint64_t>(status, "Generation"), 0U);

@@ -20,16 +20,35 @@ ResizedBus::ResizedBus() :
 Dictionary ResizedBus::updateResources(const std::string& workload,
                                        const Limits& limits)
 {
-    const Dictionary resources{
-        {"CpuMillis", sdbus::Variant(limits.cpuMillis)},
-        {"MemoryMax", sdbus::Variant(limits.memoryMax)},
-    };
+    return update(workload, {
+                                {"CpuMillis", sdbus::Variant(limits.cpuMillis)},
+                                {"MemoryMax", sdbus::Variant(limits.memoryMax)},
+                            });
+}
+
+Dictionary ResizedBus::update(const std::string& workload,
+                              const Dictionary& resources,
+                              const Dictionary& options)
+{
     Dictionary status;
     manager_->callMethod("UpdateResources")
         .onInterface(managerInterface)
-        .withArguments(workload, resources, Dictionary{})
+        .withArguments(workload, resources, options)
         .storeResultsTo(status);
     return status;
+}
+
+void ResizedBus::reconcile(const std::string& workload)
+{
+    manager_->callMethod("Reconcile")
+        .onInterface(managerInterface)
+        .withArguments(workload);
+}
+
+void ResizedBus::forget(const std::string& workload)
+{
+    manager_->callMethod("Forget").onInterface(managerInterface).withArguments(
+        workload);
 }
 
 Dictionary ResizedBus::resourceStatus(const std::string& workload)
@@ -44,7 +63,12 @@ Dictionary ResizedBus::resourceStatus(const std::string& workload)
 
 std::uint64_t ResizedBus::cpuAllocatedMillis()
 {
-    return managerProperty("CpuAllocatedMillis").get<std::uint64_t>();
+    return managerNumber("CpuAllocatedMillis");
+}
+
+std::uint64_t ResizedBus::managerNumber(const std::string& name)
+{
+    return managerProperty(name).get<std::uint64_t>();
 }
 
 bool ResizedBus::runtimeConnected()

@@ -28,9 +28,18 @@ class ResizedBus
 
     // UpdateResources with CpuMillis and MemoryMax and no options.
     Dictionary updateResources(const std::string& workload, const Limits& limits);
+    // UpdateResources with any resources and options.
+    Dictionary update(const std::string& workload, const Dictionary& resources,
+                      const Dictionary& options = {});
     Dictionary resourceStatus(const std::string& workload);
+    // Reconcile: returns once the daemon re-read the workload, so that what
+    // it learnt from Podman's events before is settled too.
+    void reconcile(const std::string& workload);
+    void forget(const std::string& workload);
 
     std::uint64_t cpuAllocatedMillis();
+    // Any numeric property of io.resized1.Manager.
+    std::uint64_t managerNumber(const std::string& name);
     bool runtimeConnected();
 
   private:

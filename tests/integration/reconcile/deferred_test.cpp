@@ -82,22 +82,51 @@ TEST_F(DeferredTest, ShrinkOfAnotherWorkloadAppliesTheDeferredRequest)
     EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), quarter() + half());
 }
 
-TEST_F(DeferredTest, ForgettingTheHolderFreesCapacityForTheDeferredRequest)
-{
-    const ManagerSignals signals;
-    deferHalfForWaiter();
-
-    client().forget(holder->name());
-    expectAppliedLater(*waiter, signals);
-}
-
-TEST_F(DeferredTest, StoppingTheHolderFreesCapacityForTheDeferredRequest)
+// Forget releases the allocation, and a stopped container has no cgroup
+// holding anything.
+TEST_F(DeferredTest, ForgettingAStoppedHolderFreesCapacityForTheDeferredRequest)
 {
     const ManagerSignals signals;
     deferHalfForWaiter();
 
     ASSERT_TRUE(podman().run({"stop", "--time", "0", holder->name()}).succeeded());
+    client().forget(holder->name());
     expectAppliedLater(*waiter, signals);
+}
+
+// A running container resized forgot keeps the limits resized left, and so
+// its place in the budget (design.md §1b): nothing is freed.
+TEST_F(DeferredTest, ForgettingARunningHolderFreesNothing)
+{
+    deferHalfForWaiter();
+
+    client().forget(holder->name());
+    client().reconcile("");
+    EXPECT_EQ(updateStateOf(waiter->name()), "deferred");
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), largeShare());
+    expectUntouched(*waiter);
+}
+
+// A stopped workload keeps its allocation for when it starts again; a
+// removed one keeps it for [Workloads] RemovedGraceSec, for a re-creation
+// under the same name, and then gives it back.
+TEST_F(DeferredTest, RemovingTheHolderFreesCapacityOnceTheGraceIsOver)
+{
+    writeConfig("[Node]\nReservedCPU=0\n[Sync]\nIntervalSec=3600\n[Workloads]\nRemovedGraceSec=2s\n");
+    startDaemon();
+    const ManagerSignals signals;
+    deferHalfForWaiter();
+
+    ASSERT_TRUE(podman().run({"stop", "--time", "0", holder->name()}).succeeded());
+    client().reconcile(holder->name());
+    EXPECT_EQ(updateStateOf(waiter->name()), "deferred");
+
+    const std::string holderName = holder->name();
+    holder.reset();
+    expectAppliedLater(*waiter, signals);
+    const auto status = client().getResourceStatus(holderName);
+    EXPECT_EQ(desiredOf(status).cpuMillis, largeShare());
+    EXPECT_EQ(entryOf<std::string>(status, "UpdateState"), "pending");
 }
 
 TEST_F(DeferredTest, RequestLargerThanTheNodeIsInfeasibleEvenWithDefer)

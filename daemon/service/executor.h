@@ -1,0 +1,64 @@
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cgroup/applier.h"
+#include "cgroup/limits_backend.h"
+#include "core/resources.h"
+#include "service/event_loop.h"
+
+namespace resized::service {
+
+// One cgroup's part of a change.
+struct CgroupChange {
+    cgroup::LimitsBackend* backend = nullptr;
+    std::string cgroup;
+    core::Resources target;
+};
+
+// Applies a change over one or more cgroups, all or nothing, without ever
+// blocking the loop. The changes run one after another in the order given
+// (the caller orders them: decreases first, a parent raised before its
+// children and lowered after them); each is a cgroup::ApplyTransaction,
+// which restores its own keys when it fails. When one fails, the ones
+// already done are restored too, in reverse order.
+class Execution {
+public:
+    using Done = std::function<void(Execution&)>;
+
+    Execution(EventLoop& loop, std::vector<CgroupChange> changes, cgroup::ApplyOptions options, Done done);
+    Execution(const Execution&) = delete;
+    Execution& operator=(const Execution&) = delete;
+
+    // Runs until done or until a step waits (memory reclaim); `done` is
+    // called once, from start() itself or later from the loop.
+    void start();
+
+    cgroup::ApplyOutcome outcome() const { return outcome_; }
+    const std::string& message() const { return message_; }
+    // What change `index` read back at the end (after a restore, the
+    // restored limits).
+    const core::Resources& actual(size_t index) const { return actual_.at(index); }
+
+private:
+    void advance();
+    void restoreFinished();
+    void finish(cgroup::ApplyOutcome outcome, std::string message);
+
+    EventLoop& loop_;
+    std::vector<CgroupChange> changes_;
+    cgroup::ApplyOptions options_;
+    Done done_;
+    size_t current_ = 0;
+    std::unique_ptr<cgroup::ApplyTransaction> step_;
+    std::vector<core::Resources> previous_;
+    std::vector<core::Resources> actual_;
+    cgroup::ApplyOutcome outcome_ = cgroup::ApplyOutcome::InProgress;
+    std::string message_;
+    EventSource timer_;
+};
+
+}  // namespace resized::service

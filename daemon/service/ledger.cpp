@@ -1,0 +1,67 @@
+#include "service/ledger.h"
+
+namespace resized::service {
+
+Ledger::Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus)
+    : store_(store), capacity_(capacity), nodeCpus_(std::move(nodeCpus))
+{
+}
+
+core::NodeBudget Ledger::budget()
+{
+    core::Amounts allocated = store_.allocatedTotal();
+    for (const auto& [name, amounts] : unheld_)
+        allocated = allocated + amounts;
+    return {capacity_, allocated, store_.reservedTotal()};
+}
+
+core::AdmissionDecision Ledger::assess(const AdmissionQuestion& question)
+{
+    if (question.allowedCpus && !question.allowedCpus->empty()) {
+        const auto asked = core::parseCpuSet(*question.allowedCpus).value_or(core::CpuSet{});
+        core::AdmissionDecision refusal;
+        refusal.verdict = core::Verdict::Infeasible;
+        if (!core::isSubset(asked, nodeCpus_)) {
+            refusal.reason = "asked CPUs " + *question.allowedCpus + ", this node has " +
+                             core::formatCpuSet(nodeCpus_);
+            return refusal;
+        }
+        if (question.parentCpus && !core::isSubset(asked, *question.parentCpus)) {
+            refusal.reason = "asked CPUs " + *question.allowedCpus +
+                             ", the workload's parent cgroup allows " +
+                             core::formatCpuSet(*question.parentCpus);
+            return refusal;
+        }
+    }
+    return core::admit(budget(), question.held, question.wanted);
+}
+
+bool Ledger::countUnheld(const std::string& workload, const core::Amounts& amounts)
+{
+    auto [entry, added] = unheld_.try_emplace(workload, amounts);
+    if (added)
+        return true;
+    if (entry->second == amounts)
+        return false;
+    entry->second = amounts;
+    return true;
+}
+
+bool Ledger::dropUnheld(const std::string& workload) { return unheld_.erase(workload) > 0; }
+
+bool Ledger::replaceUnheld(std::map<std::string, core::Amounts> unheld)
+{
+    const bool changed = unheld != unheld_;
+    unheld_ = std::move(unheld);
+    return changed;
+}
+
+std::optional<core::Amounts> Ledger::unheld(const std::string& workload) const
+{
+    const auto found = unheld_.find(workload);
+    if (found == unheld_.end())
+        return std::nullopt;
+    return found->second;
+}
+
+}  // namespace resized::service

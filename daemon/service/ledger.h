@@ -1,0 +1,58 @@
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+
+#include "core/admission.h"
+#include "core/cpuset.h"
+#include "core/resources.h"
+#include "store/state_store.h"
+
+namespace resized::service {
+
+// What admission needs to know of one change, whoever asks: a caller of
+// UpdateResources or ValidateResourceUpdate, the deferred queue, a
+// re-admission after a workload's allocation was released.
+struct AdmissionQuestion {
+    std::string workload;
+    // What the workload counts in the budget now, and would count after.
+    core::Amounts held;
+    core::Amounts wanted;
+    // The cpuset asked for, if any ("" = all).
+    std::optional<std::string> allowedCpus;
+    // The CPUs the workload's parent cgroup allows, when it has a cgroup.
+    std::optional<core::CpuSet> parentCpus;
+};
+
+// The node's budget (design.md §1: available = capacity − allocated −
+// reserved) and the one admission decision. Allocated is the sum of the
+// allocations the store holds plus, for every workload with a cgroup that
+// resized holds nothing for, what its cgroup holds now.
+class Ledger {
+public:
+    Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus);
+
+    core::NodeBudget budget();
+    const core::CpuSet& nodeCpus() const { return nodeCpus_; }
+    void setCapacity(const core::Amounts& capacity) { capacity_ = capacity; }
+
+    // The decision, with nothing changed. Called inside the write transaction
+    // that takes the reservation, it cannot be overtaken.
+    core::AdmissionDecision assess(const AdmissionQuestion& question);
+
+    // Workloads with a cgroup and no allocation held by resized, at what
+    // their cgroups hold. Returns whether the figure changed.
+    bool countUnheld(const std::string& workload, const core::Amounts& amounts);
+    bool dropUnheld(const std::string& workload);
+    bool replaceUnheld(std::map<std::string, core::Amounts> unheld);
+    std::optional<core::Amounts> unheld(const std::string& workload) const;
+
+private:
+    store::StateStore& store_;
+    core::Amounts capacity_;
+    core::CpuSet nodeCpus_;
+    std::map<std::string, core::Amounts> unheld_;
+};
+
+}  // namespace resized::service

@@ -1,0 +1,89 @@
+#pragma once
+
+#include <chrono>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cgroup/driver_selector.h"
+#include "service/announcer.h"
+#include "service/event_loop.h"
+#include "service/settings.h"
+#include "service/workload_source.h"
+#include "store/state_store.h"
+
+namespace resized::service {
+
+// What the reconciler asks of the part that runs changes.
+class ReconcilerHost {
+public:
+    virtual ~ReconcilerHost() = default;
+    // A change of this workload is in flight: leave it alone.
+    virtual bool busy(const std::string& name) const = 0;
+    // Throws SourceUnavailable.
+    virtual std::optional<Instance> findInstance(const store::WorkloadRecord& record) = 0;
+    // Writes `wanted` into the record's cgroup (no admission: the record
+    // holds its allocation) and reports through repairFinished().
+    virtual void repair(store::WorkloadRecord record, const core::Resources& wanted) = 0;
+    // Admits the record's desired state again (its allocation was released).
+    virtual void readmit(const store::WorkloadRecord& record) = 0;
+    // A workload with a cgroup and no allocation held: counted at what its
+    // cgroup holds.
+    virtual void countUnheld(const Instance& instance) = 0;
+    virtual void refreshUnheld(const std::vector<Instance>& instances) = 0;
+    // The record's container is gone: release its allocation after the grace.
+    virtual void scheduleRelease(const store::WorkloadRecord& record) = 0;
+    virtual Announcer& announcer() = 0;
+    virtual void sourceUnavailable(const std::string& why) = 0;
+};
+
+// Brings the store and the cgroups back into agreement: binds each workload
+// to its current container, follows its run state, repairs drift between
+// what was last written and what the cgroup holds, and tries failed repairs
+// again. Triggered by events, Reconcile, systemd's reloads and a periodic
+// pass.
+class Reconciler {
+public:
+    Reconciler(EventLoop& loop, store::StateStore& store, cgroup::DriverSelector& drivers,
+               ReconcilerHost& host, const Settings& settings);
+
+    // Every workload, from one listing of the containers.
+    void reconcileAll(const std::vector<Instance>& containers);
+    // One workload; a store that cannot be written now is tried again later.
+    void reconcileOne(const std::string& name, const Instance* listed = nullptr);
+    // A repair ended: a failed one is tried again, doubling the interval, up
+    // to the configured number of attempts.
+    void repairFinished(const std::string& name, bool repaired);
+
+    // Calls `pass` every sync interval.
+    void schedulePeriodicSync(std::function<void()> pass);
+    void setSettings(const Settings& settings) { settings_ = settings; }
+
+private:
+    void reconcileNow(const std::string& name, const Instance* listed);
+    void armSyncTimer();
+
+    EventLoop& loop_;
+    store::StateStore& store_;
+    cgroup::DriverSelector& drivers_;
+    ReconcilerHost& host_;
+    Settings settings_;
+    struct Retry {
+        unsigned attempts = 0;
+        EventSource timer;
+    };
+    std::map<std::string, Retry> repairRetries_;
+    std::map<std::string, Retry> storeRetries_;
+    EventSource syncTimer_;
+    std::function<void()> periodicPass_;
+};
+
+// How long to wait before attempt `attempt` (0-based): `first`, doubling,
+// never more than `longest`.
+std::chrono::milliseconds backoffDelay(std::chrono::milliseconds first, unsigned attempt,
+                                       std::chrono::milliseconds longest);
+
+uint64_t nowUsec();
+
+}  // namespace resized::service

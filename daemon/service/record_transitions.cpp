@@ -1,0 +1,87 @@
+#include "service/record_transitions.h"
+
+#include "core/drift.h"
+
+namespace resized::service::transition {
+
+void applying(store::WorkloadRecord& record, uint64_t nowUsec)
+{
+    record.generation++;
+    record.syncState = core::SyncState::Applying;
+    record.updateState = core::UpdateState::Running;
+    record.message.clear();
+    record.updatedAtUsec = nowUsec;
+}
+
+void waitingForCgroup(store::WorkloadRecord& record, uint64_t nowUsec)
+{
+    record.generation++;
+    record.syncState = core::SyncState::Pending;
+    record.updateState = core::UpdateState::Pending;
+    record.message = "the workload is not running; the limits are applied when it starts";
+    record.updatedAtUsec = nowUsec;
+}
+
+void applied(store::WorkloadRecord& record, const core::Resources& written, const core::Resources& actual,
+             uint64_t nowUsec)
+{
+    record.actuated = record.actuated.overlaidWith(written);
+    record.actual = actual;
+    record.syncState = core::SyncState::Synchronized;
+    record.updateState = core::UpdateState::Success;
+    record.message.clear();
+    record.observedGeneration = record.generation;
+    record.updatedAtUsec = nowUsec;
+}
+
+void applyFailed(store::WorkloadRecord& record, const core::Resources& previousDesired,
+                 const core::Resources& actual, const std::string& message, uint64_t nowUsec)
+{
+    record.desired = previousDesired;
+    record.actual = actual;
+    record.syncState = core::matches(record.actuated, actual) ? core::SyncState::Synchronized
+                                                              : core::SyncState::Failed;
+    record.updateState = core::UpdateState::Failed;
+    record.message = message;
+    record.observedGeneration = record.generation;
+    record.updatedAtUsec = nowUsec;
+}
+
+void deferred(store::WorkloadRecord& record, const std::string& reason, uint64_t nowUsec)
+{
+    record.updateState = core::UpdateState::Deferred;
+    record.message = "waiting for capacity: " + reason;
+    record.updatedAtUsec = nowUsec;
+}
+
+void infeasible(store::WorkloadRecord& record, const std::string& reason, uint64_t nowUsec)
+{
+    record.updateState = core::UpdateState::Infeasible;
+    record.message = reason;
+    record.updatedAtUsec = nowUsec;
+}
+
+void synchronized(store::WorkloadRecord& record, const core::Resources& actual)
+{
+    record.actual = actual;
+    record.syncState = core::SyncState::Synchronized;
+}
+
+void driftDetected(store::WorkloadRecord& record, const core::Resources& actual)
+{
+    record.actual = actual;
+    record.syncState = core::SyncState::DriftDetected;
+}
+
+void allocationReleased(store::WorkloadRecord& record, uint64_t nowUsec)
+{
+    record.holdsAllocation = false;
+    record.allocated = {};
+    record.syncState = core::SyncState::Pending;
+    record.updateState = core::UpdateState::Pending;
+    record.message = "the container was removed and its allocation released; a container of this "
+                     "name is admitted again when it appears";
+    record.updatedAtUsec = nowUsec;
+}
+
+}  // namespace resized::service::transition

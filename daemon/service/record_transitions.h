@@ -1,0 +1,37 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/resources.h"
+#include "store/state_store.h"
+
+// The named steps of a workload record's life. SyncState, UpdateState,
+// Message and the generations change here and nowhere else, so that what
+// a state means is written down once.
+namespace resized::service::transition {
+
+// A change was admitted and its writes begin.
+void applying(store::WorkloadRecord& record, uint64_t nowUsec);
+// A change was admitted while the workload has no cgroup: its allocation
+// is held, its limits are written when it runs.
+void waitingForCgroup(store::WorkloadRecord& record, uint64_t nowUsec);
+// Every key of `written` is in place; `actual` was read back.
+void applied(store::WorkloadRecord& record, const core::Resources& written, const core::Resources& actual,
+             uint64_t nowUsec);
+// Nothing of the change is left; the desired state is what it was before.
+void applyFailed(store::WorkloadRecord& record, const core::Resources& previousDesired,
+                 const core::Resources& actual, const std::string& message, uint64_t nowUsec);
+// Did not fit now; waits for capacity.
+void deferred(store::WorkloadRecord& record, const std::string& reason, uint64_t nowUsec);
+// Larger than the node (or its cgroup) could ever hold; never retried.
+void infeasible(store::WorkloadRecord& record, const std::string& reason, uint64_t nowUsec);
+// The cgroup holds what resized last wrote.
+void synchronized(store::WorkloadRecord& record, const core::Resources& actual);
+// The cgroup holds something else; a repair follows.
+void driftDetected(store::WorkloadRecord& record, const core::Resources& actual);
+// The removal grace passed: the allocation goes back to the node and the
+// desired state waits for a container of that name to be admitted again.
+void allocationReleased(store::WorkloadRecord& record, uint64_t nowUsec);
+
+}  // namespace resized::service::transition
