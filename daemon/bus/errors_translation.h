@@ -8,6 +8,9 @@
 
 namespace resized::bus {
 
+// io.resized1.Error.<class>, or org.freedesktop.DBus.Error.AccessDenied.
+std::string dbusErrorName(service::ErrorCode code);
+
 sdbus::Error toDbusError(const service::ResizeError& error);
 
 // Runs `body`, turning the daemon's exceptions into the D-Bus errors of the
@@ -21,7 +24,7 @@ auto translatingErrors(Body&& body) -> decltype(body())
     } catch (const service::ResizeError& error) {
         throw toDbusError(error);
     } catch (const cgroup::CgroupError& error) {
-        throw sdbus::Error(std::string(dbusErrorName(service::ErrorCode::ApplyFailed)), error.what());
+        throw sdbus::Error(dbusErrorName(service::ErrorCode::ApplyFailed), error.what());
     } catch (const store::StoreError& error) {
         throw sdbus::Error("org.freedesktop.DBus.Error.Failed", error.what());
     } catch (const sdbus::Error&) {

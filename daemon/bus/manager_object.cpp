@@ -9,9 +9,16 @@
 
 namespace resized::bus {
 
+std::string dbusErrorName(service::ErrorCode code)
+{
+    if (code == service::ErrorCode::AccessDenied)
+        return "org.freedesktop.DBus.Error.AccessDenied";
+    return "io.resized1.Error." + std::string(service::toString(code));
+}
+
 sdbus::Error toDbusError(const service::ResizeError& error)
 {
-    return sdbus::Error(std::string(service::dbusErrorName(error.code())), error.what());
+    return sdbus::Error(dbusErrorName(error.code()), error.what());
 }
 
 namespace {
@@ -117,7 +124,7 @@ void ManagerObject::driftDetected(const std::string& name, const core::Resources
 
 void ManagerObject::updateFailed(const std::string& name, service::ErrorCode code, const std::string& message)
 {
-    emitUpdateFailed(name, std::string(service::dbusErrorName(code)), message);
+    emitUpdateFailed(name, dbusErrorName(code), message);
 }
 
 void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dictionary>&& result,
@@ -141,7 +148,7 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
         reply->returnError(sdbus::Error("org.freedesktop.DBus.Error.Failed", error.what()));
     } catch (const std::exception& error) {
         spdlog::error("{}: update failed unexpectedly: {}", name, error.what());
-        reply->returnError(sdbus::Error(std::string(service::dbusErrorName(service::ErrorCode::ApplyFailed)),
+        reply->returnError(sdbus::Error(dbusErrorName(service::ErrorCode::ApplyFailed),
                                         error.what()));
     }
 }

@@ -2,27 +2,27 @@
 
 namespace resized::service {
 
-std::string_view dbusErrorName(ErrorCode code)
+std::string_view toString(ErrorCode code)
 {
     switch (code) {
     case ErrorCode::InvalidArgument:
-        return "io.resized1.Error.InvalidArgument";
+        return "InvalidArgument";
     case ErrorCode::NoSuchWorkload:
-        return "io.resized1.Error.NoSuchWorkload";
+        return "NoSuchWorkload";
     case ErrorCode::InsufficientResources:
-        return "io.resized1.Error.InsufficientResources";
+        return "InsufficientResources";
     case ErrorCode::Infeasible:
-        return "io.resized1.Error.Infeasible";
+        return "Infeasible";
     case ErrorCode::MemoryInUse:
-        return "io.resized1.Error.MemoryInUse";
+        return "MemoryInUse";
     case ErrorCode::ApplyFailed:
-        return "io.resized1.Error.ApplyFailed";
+        return "ApplyFailed";
     case ErrorCode::RuntimeUnavailable:
-        return "io.resized1.Error.RuntimeUnavailable";
+        return "RuntimeUnavailable";
     case ErrorCode::AccessDenied:
-        return "org.freedesktop.DBus.Error.AccessDenied";
+        return "AccessDenied";
     }
-    return "io.resized1.Error.ApplyFailed";
+    return "ApplyFailed";
 }
 
 }  // namespace resized::service

@@ -6,8 +6,8 @@
 
 namespace resized::service {
 
-// The error classes of the D-Bus contract; the bus layer maps each to its
-// io.resized1.Error.* name.
+// The error classes of the D-Bus contract. The service reports a class; the
+// bus layer names it (bus/errors_translation.h).
 enum class ErrorCode {
     InvalidArgument,
     NoSuchWorkload,
@@ -19,7 +19,8 @@ enum class ErrorCode {
     AccessDenied,
 };
 
-std::string_view dbusErrorName(ErrorCode code);
+// "InsufficientResources", ...: the class's name, for logs and history.
+std::string_view toString(ErrorCode code);
 
 class ResizeError : public std::runtime_error {
 public:

@@ -163,7 +163,7 @@ void ResourceManager::answerRefusal(const Target& target, const Queued& queued, 
                                     const std::string& reason, uint64_t started)
 {
     spdlog::warn("{}: update refused: {}", target.name, reason);
-    recordHistory(target.name, queued.callerUid, "update", queued.request, dbusErrorName(code), reason, started);
+    recordHistory(target.name, queued.callerUid, "update", queued.request, toString(code), reason, started);
     announcer_.failed(target.name, code, reason);
     queued.done(ResizeError(code, reason));
 }
@@ -332,7 +332,7 @@ void ResourceManager::finishUpdate(const std::string& name)
     auto node = inFlight_.extract(name);
     const ErrorCode code = errorOf(execution.outcome());
     if (update.reservationId)
-        recordHistory(name, update.callerUid, "update", update.request, applied ? "success" : dbusErrorName(code),
+        recordHistory(name, update.callerUid, "update", update.request, applied ? "success" : toString(code),
                       record.message, update.startedAtUsec);
     announcer_.changed(record);
     // Either way capacity may have freed: a shrink, or a reservation given
