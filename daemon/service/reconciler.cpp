@@ -110,11 +110,7 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed)
         return;
     }
 
-    record->containerId = instance->id;
-    record->pod = instance->pod;
-    record->runState = instance->state;
-    record->removedAtUsec = 0;
-    record->cgroupPath = instance->cgroupPath;
+    transition::bind(*record, *instance);
     if (!instance->hasCgroup()) {
         saveIfChanged();
         return;

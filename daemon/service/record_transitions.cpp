@@ -4,6 +4,15 @@
 
 namespace resized::service::transition {
 
+void bind(store::WorkloadRecord& record, const Instance& instance)
+{
+    record.containerId = instance.id;
+    record.pod = instance.pod;
+    record.runState = instance.state;
+    record.cgroupPath = instance.cgroupPath;
+    record.removedAtUsec = 0;
+}
+
 void applying(store::WorkloadRecord& record, uint64_t nowUsec)
 {
     record.generation++;

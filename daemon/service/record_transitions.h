@@ -4,6 +4,7 @@
 #include <string>
 
 #include "core/resources.h"
+#include "service/workload_source.h"
 #include "store/state_store.h"
 
 // The named steps of a workload record's life. SyncState, UpdateState,
@@ -11,6 +12,9 @@
 // a state means is written down once.
 namespace resized::service::transition {
 
+// The record follows its workload's current instance: container, pod, run
+// state and cgroup (the driver is the caller's to pick).
+void bind(store::WorkloadRecord& record, const Instance& instance);
 // A change was admitted and its writes begin.
 void applying(store::WorkloadRecord& record, uint64_t nowUsec);
 // A change was admitted while the workload has no cgroup: its allocation

@@ -218,13 +218,8 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     }
 
     record.kind = target.parsed.kind;
-    if (target.instance) {
-        record.containerId = target.instance->id;
-        record.pod = target.instance->pod;
-        record.runState = target.instance->state;
-        record.cgroupPath = target.instance->cgroupPath;
-        record.removedAtUsec = 0;
-    }
+    if (target.instance)
+        transition::bind(record, *target.instance);
     record.desired = assessment.desired;
     store_.removeDeferred(name);
 
@@ -430,12 +425,8 @@ store::WorkloadRecord ResourceManager::status(const std::string& workload)
     }
     store::WorkloadRecord record = target.record.value_or(
         store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind});
-    if (target.instance) {
-        record.containerId = target.instance->id;
-        record.pod = target.instance->pod;
-        record.runState = target.instance->state;
-        record.cgroupPath = target.instance->cgroupPath;
-    }
+    if (target.instance)
+        transition::bind(record, *target.instance);
     if (target.hasCgroup()) {
         record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
         try {
@@ -496,10 +487,7 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
                                   const std::string& reason, uint64_t started)
 {
     if (target.instance && !target.record) {
-        record.containerId = target.instance->id;
-        record.pod = target.instance->pod;
-        record.runState = target.instance->state;
-        record.cgroupPath = target.instance->cgroupPath;
+        transition::bind(record, *target.instance);
         if (target.hasCgroup())
             record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
     }
