@@ -48,7 +48,8 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
       sources_(sources),
       drivers_(drivers),
       ledger_(store_, allocatable(node_, settings_.systemReserve), node_.cpus),
-      reconciler_(loop_, store_, drivers_, *this, settings_)
+      reconciler_(loop_, store_, drivers_, *this, settings_),
+      deferred_(loop_, store_, [this](const store::DeferredUpdate& update) { return offerDeferred(update); })
 {
 }
 
@@ -332,7 +333,7 @@ void ResourceManager::finishUpdate(const std::string& name)
     announcer_.changed(record);
     // Either way capacity may have freed: a shrink, or a reservation given
     // back by a failed increase.
-    scheduleDeferredPass();
+    deferred_.schedulePass();
     if (!update.reservationId)
         reconciler_.repairFinished(name, applied);
     if (applied) {
@@ -475,7 +476,7 @@ void ResourceManager::forget(const std::string& workload, uint32_t callerUid)
     // what its cgroup holds, which are the limits resized left there.
     if (target && target->hasCgroup())
         countUnheld(*target->instance);
-    scheduleDeferredPass();
+    deferred_.schedulePass();
     spdlog::info("{}: forgotten; its limits stay as they are", name);
     recordHistory(name, callerUid, "forget", {}, "success", "", started);
     announcer_.forgotten(name);
@@ -507,51 +508,33 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
     recordHistory(target.name, queued.callerUid, "update", queued.request, "deferred", record.message, started);
 }
 
-void ResourceManager::scheduleDeferredPass()
+// One request of the deferred queue, offered again: started if it fits now.
+bool ResourceManager::offerDeferred(const store::DeferredUpdate& update)
 {
-    if (!deferredPass_)
-        deferredPass_ = loop_.after(std::chrono::microseconds(0), [this] {
-            deferredPass_ = {};
-            runDeferredPass();
-        });
-}
-
-// Decreases first (they always fit and free capacity), then oldest first.
-void ResourceManager::runDeferredPass()
-{
-    auto waiting = store_.deferredUpdates();
-    std::stable_partition(waiting.begin(), waiting.end(), [this](const store::DeferredUpdate& update) {
-        const auto record = store_.find(update.workload);
-        if (!record)
+    if (inFlight_.contains(update.workload))
+        return true;
+    std::optional<Target> target;
+    try {
+        target = resolve(update.workload);
+    } catch (const ResizeError& error) {
+        if (error.code() == ErrorCode::RuntimeUnavailable)
             return false;
-        const core::Amounts after = core::allocationOf(record->desired.overlaidWith(update.request));
-        return after.cpuMillis <= record->allocated.cpuMillis && after.memory <= record->allocated.memory;
-    });
-    for (const auto& update : waiting) {
-        if (inFlight_.contains(update.workload))
-            continue;
-        std::optional<Target> target;
-        try {
-            target = resolve(update.workload);
-        } catch (const ResizeError& error) {
-            if (error.code() == ErrorCode::RuntimeUnavailable)
-                return;
-            store_.removeDeferred(update.workload);
-            continue;
-        }
-        if (!validate(update.workload, update.request).first)
-            continue;
-        UpdateOptions options;
-        options.force = update.force;
-        if (update.reclaimTimeoutUsec)
-            options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
-        const std::string name = target->name;
-        spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
-        startUpdate(std::move(*target), Queued{update.request, options, update.callerUid,
-                                               [name](const UpdateResult& result) {
-                                                   logFailedBackgroundUpdate(name, result);
-                                               }});
+        store_.removeDeferred(update.workload);
+        return true;
     }
+    if (!validate(update.workload, update.request).first)
+        return true;
+    UpdateOptions options;
+    options.force = update.force;
+    if (update.reclaimTimeoutUsec)
+        options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
+    const std::string name = target->name;
+    spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
+    startUpdate(std::move(*target), Queued{update.request, options, update.callerUid,
+                                           [name](const UpdateResult& result) {
+                                               logFailedBackgroundUpdate(name, result);
+                                           }});
+    return true;
 }
 
 std::optional<Instance> ResourceManager::findInstance(const store::WorkloadRecord& record)
@@ -672,7 +655,7 @@ void ResourceManager::releaseIfGraceOver(const std::string& name)
     store_.save(*record);
     spdlog::info("{}: removed {} ms ago; its allocation is released", name, settings_.removedGrace.count());
     announcer_.changed(*record);
-    scheduleDeferredPass();
+    deferred_.schedulePass();
 }
 
 void ResourceManager::sourceUnavailable(const std::string& why)
@@ -693,7 +676,7 @@ void ResourceManager::resynchronise()
     }
     refreshUnheld(containers);
     reconciler_.reconcileAll(containers);
-    scheduleDeferredPass();
+    deferred_.schedulePass();
 }
 
 void ResourceManager::containerCreated(const std::string& name)
@@ -730,7 +713,7 @@ void ResourceManager::containerStopped(const std::string& name)
 {
     if (ledger_.dropUnheld(name)) {
         announcer_.budgetChanged();
-        scheduleDeferredPass();
+        deferred_.schedulePass();
     }
     if (store_.find(name))
         reconciler_.reconcileOne(name);
@@ -759,7 +742,7 @@ void ResourceManager::reload(const Settings& settings)
     reconciler_.setSettings(settings_);
     announcer_.budgetChanged();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });
-    scheduleDeferredPass();
+    deferred_.schedulePass();
 }
 
 void ResourceManager::setRuntimeConnected(bool connected)

@@ -16,6 +16,7 @@
 #include "core/workload_name.h"
 #include "service/announcer.h"
 #include "service/container_events.h"
+#include "service/deferred_queue.h"
 #include "service/errors.h"
 #include "service/event_loop.h"
 #include "service/executor.h"
@@ -40,9 +41,9 @@ using UpdateCallback = std::function<void(UpdateResult)>;
 
 // The node's logic behind the D-Bus API: resolves a workload through its
 // source, admits a change through the ledger, records it, has the executor
-// apply it and commits the outcome; follows the runtime's events; keeps the
-// deferred queue. Drift repair and retries are the Reconciler's, crash
-// recovery is recovery.h's. Single-threaded: every method runs on the event
+// apply it and commits the outcome; follows the runtime's events. Waiting
+// requests are the DeferredQueue's, drift repair and retries the
+// Reconciler's, crash recovery recovery.h's. Single-threaded: every method runs on the event
 // loop, and the changes of one workload run one after another.
 class ResourceManager : public ContainerEvents, private ReconcilerHost {
 public:
@@ -149,8 +150,7 @@ private:
     void startNextQueued(const std::string& name);
     void deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
                      const std::string& reason, uint64_t started);
-    void scheduleDeferredPass();
-    void runDeferredPass();
+    bool offerDeferred(const store::DeferredUpdate& update);
 
     // ReconcilerHost
     bool busy(const std::string& name) const override { return inFlight_.contains(name); }
@@ -178,11 +178,11 @@ private:
     Ledger ledger_;
     Announcer announcer_;
     Reconciler reconciler_;
+    DeferredQueue deferred_;
     bool runtimeConnected_ = false;
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
     std::map<std::string, std::deque<Queued>> waiting_;
     std::map<std::string, EventSource> releaseTimers_;
-    EventSource deferredPass_;
 };
 
 }  // namespace resized::service

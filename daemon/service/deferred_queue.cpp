@@ -1,0 +1,38 @@
+#include "service/deferred_queue.h"
+
+#include <algorithm>
+
+#include "core/admission.h"
+
+namespace resized::service {
+
+DeferredQueue::DeferredQueue(EventLoop& loop, store::StateStore& store, Offer offer)
+    : loop_(loop), store_(store), offer_(std::move(offer))
+{
+}
+
+void DeferredQueue::schedulePass()
+{
+    if (!pass_)
+        pass_ = loop_.after(std::chrono::microseconds(0), [this] {
+            pass_ = {};
+            runPass();
+        });
+}
+
+void DeferredQueue::runPass()
+{
+    auto waiting = store_.deferredUpdates();
+    std::stable_partition(waiting.begin(), waiting.end(), [this](const store::DeferredUpdate& update) {
+        const auto record = store_.find(update.workload);
+        if (!record)
+            return false;
+        const core::Amounts after = core::allocationOf(record->desired.overlaidWith(update.request));
+        return after.cpuMillis <= record->allocated.cpuMillis && after.memory <= record->allocated.memory;
+    });
+    for (const auto& update : waiting)
+        if (!offer_(update))
+            return;
+}
+
+}  // namespace resized::service
