@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <string_view>
 
 #include "store/migrations.h"
 
@@ -74,6 +75,47 @@ TEST_F(StoreTest, AFailedMigrationLeavesTheVersionAsItWas)
     store::Statement tableB(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'b'");
     ASSERT_TRUE(tableB.step());
     EXPECT_EQ(tableB.integer(0), 0);
+}
+
+// Two daemons (or a daemon and a tool) opening an old file at once: what
+// the other applied while this one was starting must not be applied again.
+// The other's whole migration runs at the moment this one begins its write
+// transaction, the last moment before it holds the lock.
+TEST_F(StoreTest, AMigrationAnotherConnectionAppliedMeanwhileIsNotAppliedAgain)
+{
+    const std::vector<store::Migration> migrations{
+        {1, "001_once.sql", "CREATE TABLE once (x INTEGER);"},
+    };
+    struct Race {
+        store::Database other;
+        const std::vector<store::Migration>& migrations;
+        bool ran = false;
+        std::string error{};
+    } race{store::Database(file()), migrations};
+    store::Database db(file());
+    sqlite3_trace_v2(
+        db.handle(), SQLITE_TRACE_STMT,
+        [](unsigned, void* context, void* statement, void*) {
+            auto& race = *static_cast<Race*>(context);
+            const std::string_view sql = sqlite3_sql(static_cast<sqlite3_stmt*>(statement));
+            if (race.ran || !sql.starts_with("BEGIN"))
+                return 0;
+            race.ran = true;
+            try {
+                store::migrate(race.other, race.migrations);
+            } catch (const store::StoreError& error) {
+                race.error = error.what();
+            }
+            return 0;
+        },
+        &race);
+
+    EXPECT_NO_THROW(store::migrate(db, migrations));
+    ASSERT_TRUE(race.ran) << "no write transaction began";
+    EXPECT_EQ(race.error, "");
+    store::Statement version(db, "PRAGMA user_version");
+    ASSERT_TRUE(version.step());
+    EXPECT_EQ(version.integer(0), 1);
 }
 
 TEST_F(StoreTest, WorkloadsSurviveReopeningWithEveryField)
