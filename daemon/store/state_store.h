@@ -84,8 +84,10 @@ struct HistoryEntry {
     uint64_t finishedAtUsec = 0;
 };
 
-// The SQLite state file. Every method is one statement; callers that need
-// several to be atomic hold a WriteTransaction on database() around them.
+// The SQLite state file. Every method is one statement, or one transaction
+// (a part of the caller's when it holds one); callers that need several
+// methods to be atomic together hold a WriteTransaction on database() around
+// them.
 class StateStore {
 public:
     // Opens (creating if needed) and migrates the file.
@@ -96,6 +98,7 @@ public:
     std::optional<WorkloadRecord> find(const std::string& name);
     std::vector<WorkloadRecord> workloads();
     void save(const WorkloadRecord& record);
+    // The workload with its deferred update (its reservations go with it).
     void remove(const std::string& name);
 
     // Sum of the allocations held (WorkloadRecord::holdsAllocation).

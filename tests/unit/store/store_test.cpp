@@ -189,6 +189,68 @@ TEST_F(StoreTest, ReservationsAddUpAndGoWithTheirWorkload)
     EXPECT_TRUE(store.reservations().empty());
 }
 
+// A crash between deleting the workload and its deferred update would leave
+// the deferred row, which brings the forgotten workload back when capacity
+// frees. A trigger failing the second delete stands in for the crash.
+class RemoveTest : public StoreTest {
+protected:
+    void SetUp() override
+    {
+        store_.save(sampleRecord("a", true));
+        store_.deferUpdate({.workload = "a", .request = {.cpuMillis = 100}});
+    }
+
+    void failDeletingDeferredUpdates()
+    {
+        store_.database().execute("CREATE TEMP TRIGGER crash BEFORE DELETE ON deferred_updates "
+                                  "BEGIN SELECT RAISE(ABORT, 'crash'); END");
+    }
+
+    bool aIsKept() { return store_.find("a") && store_.deferredUpdates().size() == 1; }
+    bool aIsGone() { return !store_.find("a") && store_.deferredUpdates().empty(); }
+
+    store::StateStore store_{file()};
+};
+
+TEST_F(RemoveTest, DropsTheWorkloadAndItsDeferredUpdate)
+{
+    store_.remove("a");
+    EXPECT_TRUE(aIsGone());
+}
+
+TEST_F(RemoveTest, IsAllOrNothing)
+{
+    failDeletingDeferredUpdates();
+    EXPECT_THROW(store_.remove("a"), store::StoreError);
+    EXPECT_TRUE(aIsKept());
+}
+
+TEST_F(RemoveTest, JoinsTheCallersTransaction)
+{
+    {
+        store::WriteTransaction transaction(store_.database());
+        store_.remove("a");
+        EXPECT_TRUE(aIsGone());
+    }
+    EXPECT_TRUE(aIsKept()) << "the caller's rollback did not undo the removal";
+    store::WriteTransaction transaction(store_.database());
+    store_.remove("a");
+    transaction.commit();
+    EXPECT_TRUE(aIsGone());
+}
+
+// The caller may go on after a failed removal and commit the rest.
+TEST_F(RemoveTest, AFailureInsideTheCallersTransactionUndoesOnlyTheRemoval)
+{
+    failDeletingDeferredUpdates();
+    store::WriteTransaction transaction(store_.database());
+    store_.save(sampleRecord("b", true));
+    EXPECT_THROW(store_.remove("a"), store::StoreError);
+    transaction.commit();
+    EXPECT_TRUE(aIsKept());
+    EXPECT_TRUE(store_.find("b"));
+}
+
 TEST_F(StoreTest, AnUncommittedTransactionChangesNothing)
 {
     store::StateStore store(file());
