@@ -1,5 +1,7 @@
 #include "store/state_store.h"
 
+#include <algorithm>
+
 #include "store/json_resources.h"
 #include "store/migrations.h"
 
@@ -45,7 +47,7 @@ core::Amounts readAmounts(Statement&& query)
 }  // namespace
 
 StateStore::StateStore(const std::filesystem::path& file, size_t historyLimit)
-    : db_(file), historyLimit_(historyLimit)
+    : db_(file), historyLimit_(std::min(historyLimit, kMaxHistoryLimit))
 {
     migrate(db_);
 }

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,13 +85,18 @@ struct HistoryEntry {
     uint64_t finishedAtUsec = 0;
 };
 
+// The most history entries a store keeps: SQLite counts rows in signed 64
+// bits. A larger limit means the same, keep them all.
+inline constexpr size_t kMaxHistoryLimit = std::numeric_limits<int64_t>::max();
+
 // The SQLite state file. Every method is one statement, or one transaction
 // (a part of the caller's when it holds one); callers that need several
 // methods to be atomic together hold a WriteTransaction on database() around
 // them.
 class StateStore {
 public:
-    // Opens (creating if needed) and migrates the file.
+    // Opens (creating if needed) and migrates the file. Keeps the newest
+    // historyLimit history entries (at most kMaxHistoryLimit).
     explicit StateStore(const std::filesystem::path& file, size_t historyLimit = 10'000);
 
     Database& database() { return db_; }

@@ -4,6 +4,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <limits>
 #include <string_view>
 
 #include "store/migrations.h"
@@ -271,6 +272,20 @@ TEST_F(StoreTest, HistoryIsTrimmedToItsLimit)
     ASSERT_EQ(entries.size(), 5u);
     EXPECT_EQ(entries.front().result, "11");
     EXPECT_EQ(entries.back().result, "7");
+}
+
+// SQLite counts in signed 64 bits: a larger limit once wrapped negative and
+// deleted every entry.
+TEST_F(StoreTest, AHistoryLimitBeyondWhatSQLiteCountsKeepsEverything)
+{
+    for (const size_t limit : {size_t{1} << 63, std::numeric_limits<size_t>::max()}) {
+        const std::filesystem::path path = directory_.path() / ("state-" + std::to_string(limit) + ".db");
+        store::StateStore store(path, limit);
+        for (int i = 0; i < 3; ++i)
+            store.recordHistory({.workload = "a", .operation = "update", .request = "{}",
+                                 .result = std::to_string(i)});
+        EXPECT_EQ(store.history("a", 100).size(), 3u) << "limit " << limit;
+    }
 }
 
 TEST_F(StoreTest, DeferredUpdatesWaitOldestFirstAndANewerOneReplacesItsWorkloads)
