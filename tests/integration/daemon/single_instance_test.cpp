@@ -64,26 +64,12 @@ TEST_F(SingleInstanceTest, ASecondDaemonLeavesTheFirstOnesUpdateInFlightAlone)
         podman(), containerName("holder"), heldMebibytes, {"--cpus=0.2"});
     ASSERT_TRUE(CgroupV1(container.cgroupPath())
                     .waitForMemoryUsageAbove(150 * mebibyte, waitTimeout));
-    const CgroupLimits before = CgroupLimits::read(container.cgroupPath());
 
     // The memory shrink waits for reclaim until the held memory is freed;
     // the CPU raise comes after it.
-    const ResourceValues request{.cpuMillis = 700, .memoryMax = 64 * mebibyte};
-    auto pending = std::async(std::launch::async, [&] {
-        ResizedClient ownClient;
-        return errorOf([&] {
-            ownClient.updateResources(
-                container.name(), request,
-                {{"ReclaimTimeoutUSec", sdbus::Variant(std::uint64_t{20'000'000})}});
-        });
-    });
-    ASSERT_TRUE(waitUntil(
-        [&] {
-            return CgroupLimits::read(container.cgroupPath()).memorySoftLimit !=
-                   before.memorySoftLimit;
-        },
-        waitTimeout))
-        << "the shrink never started";
+    auto pending = startMemoryShrink(
+        container, ResourceValues{.cpuMillis = 700, .memoryMax = 64 * mebibyte},
+        std::chrono::seconds(20));
     const CgroupLimits inFlight = CgroupLimits::read(container.cgroupPath());
     const std::uint64_t reservedCpu = client().managerNumber("CpuReservedMillis");
     const std::uint64_t reservedMemory = client().managerNumber("MemoryReserved");
