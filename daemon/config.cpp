@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/quantity.h"
+#include "store/state_store.h"
 
 namespace resized {
 namespace {
@@ -65,7 +66,10 @@ const std::map<std::string, Setter>& setters()
         {"Sync.RetryAttempts", [](auto& s, auto v) { return parseNumber(v, s.retryAttempts); }},
         {"Sync.RetryIntervalSec", [](auto& s, auto v) { return parseDuration(v, s.retryInterval); }},
         {"Update.ReclaimTimeoutSec", [](auto& s, auto v) { return parseDuration(v, s.defaultReclaimTimeout); }},
-        {"Update.HistoryLimit", [](auto& s, auto v) { return parseNumber(v, s.historyLimit) && s.historyLimit > 0; }},
+        {"Update.HistoryLimit", [](auto& s, auto v) {
+             return parseNumber(v, s.historyLimit) && s.historyLimit > 0 &&
+                    s.historyLimit <= store::kMaxHistoryLimit;
+         }},
         {"Authorization.Group", [](auto& s, auto v) { s.adminGroup = v; return !v.empty(); }},
         {"Cgroup.Driver", [](auto& s, auto v) {
              if (v == "auto")

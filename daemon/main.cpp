@@ -24,6 +24,7 @@
 #include "service/resource_manager.h"
 #include "service/runtime_watcher.h"
 #include "service/systemd_unit_source.h"
+#include "store/state_directory_lock.h"
 #include "store/state_store.h"
 
 namespace {
@@ -47,6 +48,9 @@ int run(const resized::CommandLine& commandLine)
     using namespace resized;
     const service::Settings settings = settingsFrom(commandLine);
     std::filesystem::create_directories(settings.stateDir);
+    // Before anything of the state is read: a second daemon must not recover
+    // the first one's updates in flight.
+    const store::StateDirectoryLock stateDirectoryLock(settings.stateDir);
     store::StateStore store(settings.stateDir / "state.db", settings.historyLimit);
 
     service::EventLoop loop;

@@ -81,6 +81,7 @@ std::optional<std::chrono::milliseconds> ApplyTransaction::advance()
 void ApplyTransaction::start()
 {
     previous_ = backend_.read(cgroup_);
+    previousUnreported_ = backend_.readUnreported(cgroup_);
     for (const auto key : kDecreaseOrder)
         if (decreases(key) && !write(key, target_))
             return;
@@ -174,6 +175,11 @@ void ApplyTransaction::restore()
         } catch (const CgroupError& error) {
             spdlog::warn("cgroup {}: restoring {} failed: {}", cgroup_, keyName(*key), error.what());
         }
+    }
+    try {
+        backend_.restoreUnreported(cgroup_, previousUnreported_);
+    } catch (const CgroupError& error) {
+        spdlog::warn("cgroup {}: restoring the limits beside them failed: {}", cgroup_, error.what());
     }
     try {
         actual_ = backend_.read(cgroup_);

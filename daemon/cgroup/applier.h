@@ -36,7 +36,8 @@ enum class ApplyOutcome {
 // asks for reclaim where the kernel can), waits for usage to fall below the
 // new limit, and only then sets memory.max. Every value is read back and
 // compared with core::matches; on any failure every key is restored to what
-// was read before the first write.
+// was read before the first write, and so is what the writes moved beside
+// them (LimitsBackend::readUnreported).
 class ApplyTransaction {
 public:
     ApplyTransaction(LimitsBackend& backend, std::string cgroup, core::Resources target,
@@ -82,6 +83,8 @@ private:
     ApplyOutcome outcome_ = ApplyOutcome::InProgress;
     std::string message_;
     core::Resources previous_;
+    // What the writes may move besides the keys, read with previous_.
+    UnreportedLimits previousUnreported_;
     core::Resources actual_;
     std::chrono::steady_clock::time_point reclaimDeadline_;
     // memory.high lowered to the new memory.max for a shrink; set back to its

@@ -10,6 +10,8 @@ namespace resized::cgroup {
 
 namespace {
 
+constexpr std::string_view kMemswFile = "memory.memsw.limit_in_bytes";
+
 constexpr uint64_t kMinShares = 2;
 constexpr uint64_t kMaxShares = 262'144;
 
@@ -138,13 +140,30 @@ void CgroupfsV1Backend::writeCpuMillis(const std::filesystem::path& cpuDirectory
 void CgroupfsV1Backend::writeMemoryMax(const std::filesystem::path& memoryDirectory, uint64_t bytes)
 {
     // With swap accounting the kernel keeps memory+swap >= memory: raise that
-    // limit first when it would end up below the new one. It is never lowered:
-    // that would take away swap the workload was given.
-    const auto memswFile = memoryDirectory / "memory.memsw.limit_in_bytes";
+    // limit first when it would end up below the new one. A write never
+    // lowers it: that would take away swap the workload was given. Only a
+    // rollback puts it back (restoreUnreported).
+    const auto memswFile = memoryDirectory / kMemswFile;
     if (const auto memsw = readFileIfExists(memswFile);
         memsw && parseMemoryLimit(*memsw, memswFile) < bytes)
         writeFile(memswFile, formatMemoryLimit(bytes));
     writeFile(memoryDirectory / "memory.limit_in_bytes", formatMemoryLimit(bytes));
+}
+
+// Without swap accounting there is no memory+swap limit to keep.
+UnreportedLimits CgroupfsV1Backend::readUnreported(const std::string& cgroup) const
+{
+    const auto memswFile = directory("memory", cgroup) / kMemswFile;
+    const auto memsw = readFileIfExists(memswFile);
+    if (!memsw)
+        return {};
+    return {.memorySwapMax = parseMemoryLimit(*memsw, memswFile)};
+}
+
+void CgroupfsV1Backend::restoreUnreported(const std::string& cgroup, const UnreportedLimits& saved)
+{
+    if (saved.memorySwapMax && readUnreported(cgroup) != saved)
+        writeFile(directory("memory", cgroup) / kMemswFile, formatMemoryLimit(*saved.memorySwapMax));
 }
 
 uint64_t CgroupfsV1Backend::memoryUsage(const std::string& cgroup) const

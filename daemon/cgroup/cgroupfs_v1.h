@@ -16,6 +16,8 @@ public:
     std::string_view driverName() const override { return "cgroupfs-v1"; }
     core::Resources read(const std::string& cgroup) const override;
     void write(const std::string& cgroup, const core::Resources& limits) override;
+    UnreportedLimits readUnreported(const std::string& cgroup) const override;
+    void restoreUnreported(const std::string& cgroup, const UnreportedLimits& saved) override;
     uint64_t memoryUsage(const std::string& cgroup) const override;
     // v1 has no way to ask for reclaim (memory.force_empty drops everything).
     void reclaim(const std::string& cgroup, uint64_t bytes) override;

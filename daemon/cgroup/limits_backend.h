@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -26,6 +27,16 @@ private:
     int error_ = 0;
 };
 
+// Limits read() does not report that a write() can move: cgroup v1 pulls
+// memory.memsw.limit_in_bytes up with a raised memory.limit_in_bytes. The
+// applier saves them before its first write and puts them back after it
+// restored a failed update's limits.
+struct UnreportedLimits {
+    std::optional<uint64_t> memorySwapMax{};  // v1 memory.memsw.limit_in_bytes
+
+    bool operator==(const UnreportedLimits&) const = default;
+};
+
 // Reads and writes the limits of one cgroup. A cgroup is named by its path
 // relative to the cgroup root ("/libpod_parent/libpod-<id>"), exactly as the
 // runtime reports it; implementations refuse a path that leaves the root.
@@ -44,6 +55,11 @@ public:
     // Writes the keys `limits` names, in the order given by the caller (the
     // applier orders decreases before increases). Throws CgroupError.
     virtual void write(const std::string& cgroup, const core::Resources& limits) = 0;
+
+    // Nothing where a write moves only what it names.
+    virtual UnreportedLimits readUnreported(const std::string&) const { return {}; }
+    // Writes back what readUnreported() saved, after the limits themselves.
+    virtual void restoreUnreported(const std::string&, const UnreportedLimits&) {}
 
     virtual uint64_t memoryUsage(const std::string& cgroup) const = 0;
 

@@ -138,13 +138,17 @@ void Database::fail(std::string_view what) const
     throw StoreError("SQLite: " + std::string(message) + " (" + std::string(what) + ")");
 }
 
-WriteTransaction::WriteTransaction(Database& db) : db_(db) { db_.execute("BEGIN IMMEDIATE"); }
+WriteTransaction::WriteTransaction(Database& db)
+    : db_(db), nested_(sqlite3_get_autocommit(db.handle()) == 0)
+{
+    db_.execute(nested_ ? "SAVEPOINT nested" : "BEGIN IMMEDIATE");
+}
 
 WriteTransaction::~WriteTransaction()
 {
     if (!finished_) {
         try {
-            db_.execute("ROLLBACK");
+            db_.execute(nested_ ? "ROLLBACK TO nested; RELEASE nested" : "ROLLBACK");
         } catch (const StoreError&) {
             // Nothing more can be done: SQLite rolls back an open transaction
             // itself when the connection closes.
@@ -154,7 +158,7 @@ WriteTransaction::~WriteTransaction()
 
 void WriteTransaction::commit()
 {
-    db_.execute("COMMIT");
+    db_.execute(nested_ ? "RELEASE nested" : "COMMIT");
     finished_ = true;
 }
 

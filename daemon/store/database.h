@@ -87,7 +87,10 @@ private:
 };
 
 // BEGIN IMMEDIATE on construction, so the write lock is taken before anything
-// is read; ROLLBACK on destruction unless commit() ran.
+// is read; ROLLBACK on destruction unless commit() ran. Inside a transaction
+// already open on the connection it is a savepoint of that one instead:
+// commit() hands its changes to the outer transaction, and destruction
+// without commit() undoes only its own.
 class WriteTransaction {
 public:
     explicit WriteTransaction(Database& db);
@@ -99,6 +102,7 @@ public:
 
 private:
     Database& db_;
+    bool nested_;
     bool finished_ = false;
 };
 

@@ -23,8 +23,9 @@ public:
 };
 
 // Applies every migration above the database's PRAGMA user_version, each in
-// its own transaction together with the new user_version. Throws
-// NewerSchemaError when the file's version is above the newest migration.
+// its own write transaction together with the new user_version, the version
+// read inside it. Throws NewerSchemaError, leaving the file untouched, when
+// the file's version is above the newest migration.
 void migrate(Database& db, const std::vector<Migration>& migrations = builtinMigrations());
 
 }  // namespace resized::store

@@ -1,5 +1,7 @@
 #include "store/state_store.h"
 
+#include <algorithm>
+
 #include "store/json_resources.h"
 #include "store/migrations.h"
 
@@ -45,7 +47,7 @@ core::Amounts readAmounts(Statement&& query)
 }  // namespace
 
 StateStore::StateStore(const std::filesystem::path& file, size_t historyLimit)
-    : db_(file), historyLimit_(historyLimit)
+    : db_(file), historyLimit_(std::min(historyLimit, kMaxHistoryLimit))
 {
     migrate(db_);
 }
@@ -109,10 +111,14 @@ void StateStore::save(const WorkloadRecord& record)
         .run();
 }
 
+// One transaction: a crash between the two deletes would leave the deferred
+// update behind, and it brings the forgotten workload back.
 void StateStore::remove(const std::string& name)
 {
+    WriteTransaction transaction(db_);
     Statement(db_, "DELETE FROM workloads WHERE name = ?").bind(1, name).run();
     removeDeferred(name);
+    transaction.commit();
 }
 
 core::Amounts StateStore::allocatedTotal()
@@ -207,6 +213,7 @@ std::vector<DeferredUpdate> StateStore::deferredUpdates()
 
 void StateStore::recordHistory(const HistoryEntry& entry)
 {
+    WriteTransaction transaction(db_);
     Statement(db_, "INSERT INTO history (workload, caller_uid, operation, request, result, "
                    "message, started_at_usec, finished_at_usec) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(1, entry.workload)
@@ -221,6 +228,7 @@ void StateStore::recordHistory(const HistoryEntry& entry)
     Statement(db_, "DELETE FROM history WHERE id <= (SELECT MAX(id) FROM history) - ?")
         .bind(1, static_cast<int64_t>(historyLimit_))
         .run();
+    transaction.commit();
 }
 
 std::vector<HistoryEntry> StateStore::history(const std::string& workload, size_t limit)

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -84,11 +85,18 @@ struct HistoryEntry {
     uint64_t finishedAtUsec = 0;
 };
 
-// The SQLite state file. Every method is one statement; callers that need
-// several to be atomic hold a WriteTransaction on database() around them.
+// The most history entries a store keeps: SQLite counts rows in signed 64
+// bits. A larger limit means the same, keep them all.
+inline constexpr size_t kMaxHistoryLimit = std::numeric_limits<int64_t>::max();
+
+// The SQLite state file. Every method is one statement, or one transaction
+// (a part of the caller's when it holds one); callers that need several
+// methods to be atomic together hold a WriteTransaction on database() around
+// them.
 class StateStore {
 public:
-    // Opens (creating if needed) and migrates the file.
+    // Opens (creating if needed) and migrates the file. Keeps the newest
+    // historyLimit history entries (at most kMaxHistoryLimit).
     explicit StateStore(const std::filesystem::path& file, size_t historyLimit = 10'000);
 
     Database& database() { return db_; }
@@ -96,6 +104,7 @@ public:
     std::optional<WorkloadRecord> find(const std::string& name);
     std::vector<WorkloadRecord> workloads();
     void save(const WorkloadRecord& record);
+    // The workload with its deferred update (its reservations go with it).
     void remove(const std::string& name);
 
     // Sum of the allocations held (WorkloadRecord::holdsAllocation).

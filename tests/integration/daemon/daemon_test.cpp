@@ -70,6 +70,33 @@ bool DaemonTest::cpuAllocationReaches(std::uint64_t millis)
                      std::chrono::seconds(30));
 }
 
+std::future<std::optional<sdbus::Error>>
+    DaemonTest::startMemoryShrink(const ScopedContainer& container, const ResourceValues& request,
+                                  std::chrono::microseconds reclaimTimeout)
+{
+    const std::uint64_t softLimitBefore =
+        CgroupLimits::read(container.cgroupPath()).memorySoftLimit;
+    auto pending = std::async(std::launch::async, [name = container.name(), request, reclaimTimeout] {
+        ResizedClient ownClient;
+        return errorOf([&] {
+            ownClient.updateResources(
+                name, request,
+                {{"ReclaimTimeoutUSec",
+                  sdbus::Variant(static_cast<std::uint64_t>(reclaimTimeout.count()))}});
+        });
+    });
+    if (!waitUntil(
+            [&] {
+                return CgroupLimits::read(container.cgroupPath()).memorySoftLimit !=
+                       softLimitBefore;
+            },
+            std::chrono::seconds(30)))
+    {
+        throw std::runtime_error("the memory shrink of " + container.name() + " never began");
+    }
+    return pending;
+}
+
 std::string DaemonTest::callAsNobody(const std::vector<std::string>& arguments)
 {
     std::vector<std::string> argv{"runuser", "-u", "nobody", "--", BUS_CALLER_BINARY};

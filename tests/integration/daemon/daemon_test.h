@@ -8,7 +8,9 @@
 #include "support/integration_test.h"
 #include "support/podman_cli.h"
 
+#include <chrono>
 #include <cstdint>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
@@ -47,6 +49,14 @@ class DaemonTest : public IntegrationTest
     // starting a container with a CPU limit, this tells that the daemon has
     // handled its start event.
     bool cpuAllocationReaches(std::uint64_t millis);
+
+    // Asks for request, a memory shrink, from a client of its own and
+    // returns once the shrink has begun (the soft limit moved) and waits for
+    // reclaim; the future holds the error the call ends with, if any. Throws
+    // std::runtime_error when the shrink does not begin.
+    std::future<std::optional<sdbus::Error>>
+        startMemoryShrink(const ScopedContainer& container, const ResourceValues& request,
+                          std::chrono::microseconds reclaimTimeout);
 
     // `bus_caller ARGUMENTS` run as the unprivileged user nobody; its output is
     // "ok" or the D-Bus error name of the call.

@@ -100,21 +100,8 @@ TEST_F(LifecycleTest, CrashDuringAMemoryShrinkRestoresThePreviousLimits)
     const CgroupLimits before = CgroupLimits::read(container.cgroupPath());
 
     // The shrink waits for reclaim that never comes; the daemon dies waiting.
-    auto pending = std::async(std::launch::async, [&] {
-        ResizedClient ownClient;
-        return errorOf([&] {
-            ownClient.updateResources(
-                container.name(), ResourceValues{.memoryMax = 64 * mebibyte},
-                {{"ReclaimTimeoutUSec", sdbus::Variant(std::uint64_t{20'000'000})}});
-        });
-    });
-    ASSERT_TRUE(waitUntil(
-        [&] {
-            return CgroupLimits::read(container.cgroupPath()).memorySoftLimit !=
-                   before.memorySoftLimit;
-        },
-        waitTimeout))
-        << "the shrink never started";
+    auto pending = startMemoryShrink(container, ResourceValues{.memoryMax = 64 * mebibyte},
+                                     std::chrono::seconds(20));
     daemon().kill9();
     EXPECT_TRUE(pending.get()) << "the interrupted update was answered with success";
     startDaemon();

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <thread>
 
 #include "cgroup/cgroupfs_v1.h"
@@ -29,6 +30,14 @@ public:
     {
         writes.push_back(core::describe(limits));
         real_.write(cgroup, limits);
+    }
+    UnreportedLimits readUnreported(const std::string& cgroup) const override
+    {
+        return real_.readUnreported(cgroup);
+    }
+    void restoreUnreported(const std::string& cgroup, const UnreportedLimits& saved) override
+    {
+        real_.restoreUnreported(cgroup, saved);
     }
     uint64_t memoryUsage(const std::string& cgroup) const override
     {
@@ -197,6 +206,32 @@ TEST_F(ApplierV1, MemoryShrinkWithHighAskedKeepsTheAskedHigh)
     EXPECT_EQ(backend_.writes, (Writes{"memory.high=300Mi", "memory.high=256Mi",
                                        "memory.max=256Mi", "memory.high=300Mi"}));
     EXPECT_EQ(now().memoryHigh, 300 * kMi);
+}
+
+// Raising memory.limit_in_bytes above memory.memsw.limit_in_bytes pulls the
+// latter up with it; a rollback must put it back, or the workload keeps swap
+// it was never given.
+TEST_F(ApplierV1, ARollbackPutsMemoryPlusSwapBack)
+{
+    if (!std::filesystem::exists(cgroup().file("memory", "memory.memsw.limit_in_bytes")))
+        GTEST_SKIP() << "no swap accounting (memory.memsw.*) on this kernel";
+    given({.cpuMillis = 200});
+    cgroup().write("memory", "memory.limit_in_bytes", std::to_string(64 * kMi));
+    cgroup().write("memory", "memory.memsw.limit_in_bytes", std::to_string(96 * kMi));
+    // v1 refuses a child more CPU than its parent has: the CPU raise, written
+    // after the memory raise, fails.
+    std::ofstream parentQuota(test::kCgroupRoot / "cpu" / cgroup_->parent().substr(1) /
+                              "cpu.cfs_quota_us");
+    parentQuota << "50000";
+    parentQuota.close();
+    ASSERT_TRUE(parentQuota) << "cannot limit the parent's CPU";
+
+    const auto transaction = apply({.cpuMillis = 1000, .memoryMax = 128 * kMi});
+
+    EXPECT_EQ(transaction.outcome(), ApplyOutcome::Failed);
+    EXPECT_EQ(backend_.writes, (Writes{"memory.max=128Mi", "cpu=1", "cpu=200m", "memory.max=64Mi"}));
+    EXPECT_EQ(cgroup().read("memory", "memory.limit_in_bytes"), std::to_string(64 * kMi));
+    EXPECT_EQ(cgroup().read("memory", "memory.memsw.limit_in_bytes"), std::to_string(96 * kMi));
 }
 
 // v1 writes memory.limit_in_bytes only after reclaiming down to it, and

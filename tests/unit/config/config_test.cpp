@@ -94,3 +94,20 @@ TEST_F(ConfigTest, UnknownKeysAndSectionsAreRefused)
     write(file(), "[Sync]\nIntervalSec=0\n");
     EXPECT_THROW(loadConfig(file(), {}), ConfigError);
 }
+
+// The store counts history rows in SQLite's signed 64 bits: a larger limit
+// once wrapped negative and deleted every entry.
+TEST_F(ConfigTest, AHistoryLimitBeyondWhatTheStoreCountsIsRefused)
+{
+    write(file(), "[Update]\nHistoryLimit=9223372036854775807\n");
+    EXPECT_EQ(loadConfig(file(), {}).historyLimit, 9223372036854775807u);
+
+    write(file(), "[Update]\nHistoryLimit=9223372036854775808\n");
+    try {
+        loadConfig(file(), {});
+        FAIL() << "a history limit of 2^63 was accepted";
+    } catch (const ConfigError& error) {
+        EXPECT_EQ(std::string(error.what()),
+                  file().string() + ":2: bad value \"9223372036854775808\" for [Update] HistoryLimit");
+    }
+}

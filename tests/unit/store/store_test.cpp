@@ -4,6 +4,8 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <limits>
+#include <string_view>
 
 #include "store/migrations.h"
 
@@ -74,6 +76,47 @@ TEST_F(StoreTest, AFailedMigrationLeavesTheVersionAsItWas)
     store::Statement tableB(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'b'");
     ASSERT_TRUE(tableB.step());
     EXPECT_EQ(tableB.integer(0), 0);
+}
+
+// Two daemons (or a daemon and a tool) opening an old file at once: what
+// the other applied while this one was starting must not be applied again.
+// The other's whole migration runs at the moment this one begins its write
+// transaction, the last moment before it holds the lock.
+TEST_F(StoreTest, AMigrationAnotherConnectionAppliedMeanwhileIsNotAppliedAgain)
+{
+    const std::vector<store::Migration> migrations{
+        {1, "001_once.sql", "CREATE TABLE once (x INTEGER);"},
+    };
+    struct Race {
+        store::Database other;
+        const std::vector<store::Migration>& migrations;
+        bool ran = false;
+        std::string error{};
+    } race{store::Database(file()), migrations};
+    store::Database db(file());
+    sqlite3_trace_v2(
+        db.handle(), SQLITE_TRACE_STMT,
+        [](unsigned, void* context, void* statement, void*) {
+            auto& race = *static_cast<Race*>(context);
+            const std::string_view sql = sqlite3_sql(static_cast<sqlite3_stmt*>(statement));
+            if (race.ran || !sql.starts_with("BEGIN"))
+                return 0;
+            race.ran = true;
+            try {
+                store::migrate(race.other, race.migrations);
+            } catch (const store::StoreError& error) {
+                race.error = error.what();
+            }
+            return 0;
+        },
+        &race);
+
+    EXPECT_NO_THROW(store::migrate(db, migrations));
+    ASSERT_TRUE(race.ran) << "no write transaction began";
+    EXPECT_EQ(race.error, "");
+    store::Statement version(db, "PRAGMA user_version");
+    ASSERT_TRUE(version.step());
+    EXPECT_EQ(version.integer(0), 1);
 }
 
 TEST_F(StoreTest, WorkloadsSurviveReopeningWithEveryField)
@@ -147,6 +190,68 @@ TEST_F(StoreTest, ReservationsAddUpAndGoWithTheirWorkload)
     EXPECT_TRUE(store.reservations().empty());
 }
 
+// A crash between deleting the workload and its deferred update would leave
+// the deferred row, which brings the forgotten workload back when capacity
+// frees. A trigger failing the second delete stands in for the crash.
+class RemoveTest : public StoreTest {
+protected:
+    void SetUp() override
+    {
+        store_.save(sampleRecord("a", true));
+        store_.deferUpdate({.workload = "a", .request = {.cpuMillis = 100}});
+    }
+
+    void failDeletingDeferredUpdates()
+    {
+        store_.database().execute("CREATE TEMP TRIGGER crash BEFORE DELETE ON deferred_updates "
+                                  "BEGIN SELECT RAISE(ABORT, 'crash'); END");
+    }
+
+    bool aIsKept() { return store_.find("a") && store_.deferredUpdates().size() == 1; }
+    bool aIsGone() { return !store_.find("a") && store_.deferredUpdates().empty(); }
+
+    store::StateStore store_{file()};
+};
+
+TEST_F(RemoveTest, DropsTheWorkloadAndItsDeferredUpdate)
+{
+    store_.remove("a");
+    EXPECT_TRUE(aIsGone());
+}
+
+TEST_F(RemoveTest, IsAllOrNothing)
+{
+    failDeletingDeferredUpdates();
+    EXPECT_THROW(store_.remove("a"), store::StoreError);
+    EXPECT_TRUE(aIsKept());
+}
+
+TEST_F(RemoveTest, JoinsTheCallersTransaction)
+{
+    {
+        store::WriteTransaction transaction(store_.database());
+        store_.remove("a");
+        EXPECT_TRUE(aIsGone());
+    }
+    EXPECT_TRUE(aIsKept()) << "the caller's rollback did not undo the removal";
+    store::WriteTransaction transaction(store_.database());
+    store_.remove("a");
+    transaction.commit();
+    EXPECT_TRUE(aIsGone());
+}
+
+// The caller may go on after a failed removal and commit the rest.
+TEST_F(RemoveTest, AFailureInsideTheCallersTransactionUndoesOnlyTheRemoval)
+{
+    failDeletingDeferredUpdates();
+    store::WriteTransaction transaction(store_.database());
+    store_.save(sampleRecord("b", true));
+    EXPECT_THROW(store_.remove("a"), store::StoreError);
+    transaction.commit();
+    EXPECT_TRUE(aIsKept());
+    EXPECT_TRUE(store_.find("b"));
+}
+
 TEST_F(StoreTest, AnUncommittedTransactionChangesNothing)
 {
     store::StateStore store(file());
@@ -167,6 +272,20 @@ TEST_F(StoreTest, HistoryIsTrimmedToItsLimit)
     ASSERT_EQ(entries.size(), 5u);
     EXPECT_EQ(entries.front().result, "11");
     EXPECT_EQ(entries.back().result, "7");
+}
+
+// SQLite counts in signed 64 bits: a larger limit once wrapped negative and
+// deleted every entry.
+TEST_F(StoreTest, AHistoryLimitBeyondWhatSQLiteCountsKeepsEverything)
+{
+    for (const size_t limit : {size_t{1} << 63, std::numeric_limits<size_t>::max()}) {
+        const std::filesystem::path path = directory_.path() / ("state-" + std::to_string(limit) + ".db");
+        store::StateStore store(path, limit);
+        for (int i = 0; i < 3; ++i)
+            store.recordHistory({.workload = "a", .operation = "update", .request = "{}",
+                                 .result = std::to_string(i)});
+        EXPECT_EQ(store.history("a", 100).size(), 3u) << "limit " << limit;
+    }
 }
 
 TEST_F(StoreTest, DeferredUpdatesWaitOldestFirstAndANewerOneReplacesItsWorkloads)
