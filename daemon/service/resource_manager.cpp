@@ -122,10 +122,14 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
 
     AdmissionQuestion& question = assessment.question;
     question.workload = target.name;
-    if (record.holdsAllocation)
+    if (record.holdsAllocation) {
         question.held = record.allocated;
-    else if (target.hasCgroup())
+    } else if (target.hasCgroup()) {
+        // Counted in the budget at what its cgroup holds, also when no event
+        // or pass has told the ledger about it yet.
         question.held = core::allocationOf(assessment.baseline);
+        ledger_.countUnheld(target.name, question.held);
+    }
     question.wanted = core::allocationOf(assessment.baseline.overlaidWith(assessment.desired));
     question.allowedCpus = request.allowedCpus;
     if (target.hasCgroup() && request.allowedCpus && !request.allowedCpus->empty())
