@@ -45,6 +45,12 @@ StateDirectoryLock::StateDirectoryLock(const std::filesystem::path& directory)
 {
     const auto file = directory / "lock";
     fd_ = open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    // A read-only state directory is still locked, through the file an earlier
+    // daemon left there, with no PID written: what cannot be done there is
+    // for the store to tell.
+    const bool readOnly = fd_ < 0 && errno == EROFS;
+    if (readOnly)
+        fd_ = open(file.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
     if (fd_ < 0)
         failWith(errno, file, "cannot open");
     try {
@@ -57,7 +63,8 @@ StateDirectoryLock::StateDirectoryLock(const std::filesystem::path& directory)
                 (holder ? " (PID " + std::to_string(*holder) + ")" : std::string()) +
                 "; only one may run on a state directory");
         }
-        writePid(fd_, file);
+        if (!readOnly)
+            writePid(fd_, file);
     } catch (...) {
         close(fd_);
         throw;

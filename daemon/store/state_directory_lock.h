@@ -15,7 +15,8 @@ public:
 // taken before the state is read or written and held for this object's
 // life (the kernel drops it when the daemon dies, however it dies). A second
 // daemon on the same directory would run crash recovery on the first one's
-// updates in flight. The lock file holds the holder's PID, for the error.
+// updates in flight. The lock file holds the holder's PID, for the error
+// (not on a read-only state directory, which is locked all the same).
 class StateDirectoryLock {
 public:
     // Throws StateDirectoryBusy naming the directory and, once the holder has
