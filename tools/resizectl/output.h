@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bus_target.h"
 #include "dictionary.h"
 #include "table.h"
 
@@ -13,6 +14,7 @@ namespace resized::ctl {
 struct GlobalOptions {
     bool json = false;
     bool legend = true;
+    BusTarget target;
 };
 
 // "resizectl: <message>" on stderr, the one way errors are reported.

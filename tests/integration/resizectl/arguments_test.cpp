@@ -2,6 +2,7 @@
 
 #include "arguments.h"
 #include "bus_label.h"
+#include "bus_target.h"
 #include "exit_status.h"
 
 namespace resized::ctl {
@@ -62,6 +63,32 @@ TEST(Timespan, RefusesWhatItCannotRead)
     EXPECT_FALSE(parseTimespan("5 parsecs"));
     EXPECT_FALSE(parseTimespan("s"));
     EXPECT_FALSE(parseTimespan("-5s"));
+}
+
+TEST(MachineName, IsAHostNameOrDotHost)
+{
+    EXPECT_TRUE(isMachineName("web-1"));
+    EXPECT_TRUE(isMachineName("build_box.example"));
+    EXPECT_TRUE(isMachineName(".host"));
+    EXPECT_FALSE(isMachineName(""));
+    EXPECT_FALSE(isMachineName("a/b"));
+    EXPECT_FALSE(isMachineName("root@web"));
+    EXPECT_FALSE(isMachineName("a..b"));
+    EXPECT_FALSE(isMachineName(".web"));
+    EXPECT_FALSE(isMachineName(std::string(65, 'a')));
+}
+
+TEST(MachineName, AddressesTheContainersSystemBus)
+{
+    EXPECT_EQ(machineBusAddress("web-1"), "x-machine-unix:machine=web-1");
+}
+
+TEST(BusTarget, DescribesWhereItConnects)
+{
+    EXPECT_EQ(BusTarget{}.description(), "the system bus");
+    EXPECT_EQ((BusTarget{BusTarget::Kind::Host, "root@node7"}).description(),
+              "the system bus of root@node7 (over ssh)");
+    EXPECT_EQ((BusTarget{BusTarget::Kind::Machine, "web"}).description(), "the system bus of container web");
 }
 
 TEST(WorkloadPath, UnescapesTheBusLabel)

@@ -63,6 +63,40 @@ TEST(ResizectlCli, UnreadableQuantitiesAreUsageErrors)
     EXPECT_EQ(resizectl({"validate", "web", "--cpu-weight", "heavy"}).exitStatus, 2);
 }
 
+TEST(ResizectlCli, HostAndMachineAreCheckedBeforeConnecting)
+{
+    EXPECT_EQ(resizectl({"list", "-H"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"-H", "", "list"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"-M", "a/b", "list"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"-M", "root@web", "list"}).exitStatus, 2);
+    const auto both = resizectl({"-H", "node7", "-M", "web", "list"});
+    EXPECT_EQ(both.exitStatus, 2);
+    EXPECT_THAT(both.standardError, HasSubstr("--host excludes --machine"));
+}
+
+// ssh cannot resolve a name under .invalid (RFC 6761), so the connection
+// fails without any network.
+TEST(ResizectlCli, AnUnreachableHostIsAFailureNamingIt)
+{
+    const auto result = resizectl({"-H", "root@resized-test.invalid", "list"});
+    EXPECT_EQ(result.exitStatus, 1);
+    EXPECT_THAT(result.standardError, HasSubstr("ssh: Could not resolve hostname resized-test.invalid"));
+    EXPECT_THAT(result.standardError,
+                HasSubstr("resizectl: cannot connect to the system bus of root@resized-test.invalid (over ssh): "));
+
+    const auto afterVerb = resizectl({"set", "web", "--cpus", "1", "--host", "resized-test.invalid"});
+    EXPECT_EQ(afterVerb.exitStatus, 1);
+    EXPECT_THAT(afterVerb.standardError, HasSubstr("system bus of resized-test.invalid (over ssh)"));
+}
+
+TEST(ResizectlCli, AMachineThatIsNotThereIsAFailureNamingIt)
+{
+    const auto result = resizectl({"-M", "resized-no-such-container", "status", "web"});
+    EXPECT_EQ(result.exitStatus, 1);
+    EXPECT_THAT(result.standardError,
+                StartsWith("resizectl: cannot connect to the system bus of container resized-no-such-container: "));
+}
+
 TEST(ResizectlCli, UnknownVerbOrOptionIsAUsageError)
 {
     EXPECT_EQ(resizectl({"frobnicate"}).exitStatus, 2);
