@@ -13,7 +13,8 @@ constexpr const char* kDescription =
     "Talks to the daemon io.resized1 on the system bus.";
 
 constexpr const char* kFooter =
-    "Quantities: CPU as 1.5, 1500m or 2 (CPUs); memory as 512Mi, 2G or bytes; 'max' means no limit.\n"
+    "Quantities: CPU as 1.5, 1500m or 2 (CPUs); memory as 512m, 2g, 512Mi or bytes (powers of 1024);\n"
+    "'max' means no limit.\n"
     "Exit status: 0 success, 1 failure, 2 usage error, 3 change refused (validate), 4 invalid argument,\n"
     "5 no such workload, 6 insufficient resources, 7 infeasible, 8 memory in use, 9 apply failed,\n"
     "10 runtime unavailable, 11 access denied, 12 resized not running, 13 not supported.\n"
