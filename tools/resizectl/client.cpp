@@ -19,6 +19,22 @@ const std::string kDaemonPresenceMatch =
     "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',"
     "member='NameOwnerChanged',arg0='io.resized1'";
 
+std::unique_ptr<sdbus::IConnection> connectTo(const BusTarget& target)
+{
+    switch (target.kind) {
+    case BusTarget::Kind::Host:
+        // ssh [USER@]HOST systemd-stdio-bridge, as sd_bus_open_system_remote().
+        return sdbus::createRemoteSystemBusConnection(target.name);
+    case BusTarget::Kind::Machine:
+        // sdbus-c++ 1.2 cannot adopt the sd_bus of sd_bus_open_system_machine();
+        // the address it would open gives the same connection.
+        return sdbus::createSessionBusConnectionWithAddress(machineBusAddress(target.name));
+    case BusTarget::Kind::Local:
+        break;
+    }
+    return sdbus::createSystemBusConnection();
+}
+
 }  // namespace
 
 ManagerProxy::ManagerProxy(sdbus::IConnection& connection)
@@ -57,13 +73,14 @@ void ManagerProxy::onPropertiesChanged(const std::string& /*interfaceName*/, con
         sink_->propertiesChanged(std::string(kManagerPath), changed, invalidated);
 }
 
-Client::Client()
+Client::Client(const BusTarget& target)
 {
     try {
-        connection_ = sdbus::createSystemBusConnection();
+        connection_ = connectTo(target);
         manager_ = std::make_unique<ManagerProxy>(*connection_);
     } catch (const sdbus::Error& error) {
-        throw CommandError(ExitStatus::Failure, "cannot connect to the system bus: " + error.getMessage());
+        throw CommandError(ExitStatus::Failure, "cannot connect to " + target.description() + ": " +
+                                                    error.getMessage());
     }
 }
 

@@ -8,6 +8,7 @@
 
 #include <sdbus-c++/sdbus-c++.h>
 
+#include "bus_target.h"
 #include "dictionary.h"
 #include "exit_status.h"
 #include "manager_proxy.h"
@@ -45,11 +46,11 @@ private:
     ManagerEvents* sink_ = nullptr;
 };
 
-// resizectl's one connection to resized on the system bus
-// (DBUS_SYSTEM_BUS_ADDRESS is honoured).
+// resizectl's one connection to resized on the system bus of `target`
+// (locally, DBUS_SYSTEM_BUS_ADDRESS is honoured).
 class Client {
 public:
-    Client();
+    explicit Client(const BusTarget& target);
     ~Client();
 
     Client(const Client&) = delete;

@@ -4,6 +4,7 @@
 
 #include "bus_label.h"
 #include "core/quantity.h"
+#include "quantity_format.h"
 #include "status_format.h"
 
 namespace resized::ctl {
@@ -35,7 +36,7 @@ std::string formatPropertyValue(const std::string& name, const sdbus::Variant& v
         if (name.starts_with("Cpu") && name.ends_with("Millis"))
             return core::formatCpuMillis(number);
         if (name.starts_with("Memory"))
-            return core::formatBytes(number);
+            return formatMemory(number);
         return std::to_string(number);
     }
     if (value.containsValueOfType<std::string>())

@@ -13,11 +13,21 @@ constexpr const char* kDescription =
     "Talks to the daemon io.resized1 on the system bus.";
 
 constexpr const char* kFooter =
-    "Quantities: CPU as 1.5, 1500m or 2 (CPUs); memory as 512Mi, 2G or bytes; 'max' means no limit.\n"
+    "Quantities: CPU as 1.5, 1500m or 2 (CPUs); memory as 512m, 2g, 512Mi or bytes (powers of 1024);\n"
+    "'max' means no limit.\n"
     "Exit status: 0 success, 1 failure, 2 usage error, 3 change refused (validate), 4 invalid argument,\n"
     "5 no such workload, 6 insufficient resources, 7 infeasible, 8 memory in use, 9 apply failed,\n"
     "10 runtime unavailable, 11 access denied, 12 resized not running, 13 not supported.\n"
     "See resizectl(1).";
+
+const CLI::Validator kHostName(
+    [](const std::string& text) -> std::string { return text.empty() ? "the host name is empty" : ""; }, "");
+
+const CLI::Validator kMachineName(
+    [](const std::string& text) -> std::string {
+        return resized::ctl::isMachineName(text) ? "" : "'" + text + "' is not a container name systemd knows";
+    },
+    "");
 
 }  // namespace
 
@@ -34,8 +44,17 @@ int main(int argc, char** argv)
 
     GlobalOptions options;
     bool noLegend = false;
+    std::string host;
+    std::string machine;
     app.add_flag("--json", options.json, "Machine-readable output: JSON, D-Bus key names, exact integers");
     app.add_flag("--no-legend", noLegend, "Leave out column headers, footers and hints");
+    auto* hostOption = app.add_option("-H,--host", host, "Talk to resized on a remote host, over ssh (as systemctl -H)")
+                           ->type_name("[USER@]HOST")
+                           ->check(kHostName);
+    app.add_option("-M,--machine", machine, "Talk to resized inside a local container (as systemctl -M)")
+        ->type_name("CONTAINER")
+        ->check(kMachineName)
+        ->excludes(hostOption);
 
     VerbAction selected;
     addStatusVerb(app, selected);
@@ -55,6 +74,10 @@ int main(int argc, char** argv)
         return app.exit(error) == 0 ? static_cast<int>(ExitStatus::Success) : static_cast<int>(ExitStatus::Usage);
     }
     options.legend = !noLegend;
+    if (!host.empty())
+        options.target = BusTarget{BusTarget::Kind::Host, host};
+    else if (!machine.empty())
+        options.target = BusTarget{BusTarget::Kind::Machine, machine};
 
     Session session(options);
     try {

@@ -3,6 +3,7 @@
 #include <cstdint>
 
 #include "core/quantity.h"
+#include "quantity_format.h"
 #include "table.h"
 
 namespace resized::ctl {
@@ -45,7 +46,7 @@ std::string formatNode(const Dictionary& properties, bool withLegend)
 
     Table table({"RESOURCE", "CAPACITY", "ALLOCATED", "RESERVED", "AVAILABLE"});
     table.addRow(resourceRow(properties, "cpu", "Cpu", "Millis", core::formatCpuMillis));
-    table.addRow(resourceRow(properties, "memory", "Memory", "", core::formatBytes));
+    table.addRow(resourceRow(properties, "memory", "Memory", "", formatMemory));
     return out + table.render(withLegend);
 }
 

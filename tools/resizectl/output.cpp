@@ -2,8 +2,6 @@
 
 #include <iostream>
 
-#include "status_format.h"
-
 namespace resized::ctl {
 
 void printError(std::string_view message)
@@ -21,6 +19,18 @@ void printTable(const Table& table, const GlobalOptions& options, std::string_vi
     std::cout << table.render(options.legend);
     if (options.legend)
         std::cout << '\n' << table.rowCount() << ' ' << noun << (table.rowCount() == 1 ? "" : "s") << " listed.\n";
+}
+
+void printListing(const std::vector<ListedWorkload>& workloads, const GlobalOptions& options)
+{
+    if (!options.json) {
+        printTable(makeListTable(workloads), options, "workload");
+        return;
+    }
+    nlohmann::json array = nlohmann::json::array();
+    for (const auto& workload : workloads)
+        array.push_back(toJson(workload));
+    printJson(array);
 }
 
 void printStatus(const Dictionary& status, const GlobalOptions& options)

@@ -5,7 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bus_target.h"
 #include "dictionary.h"
+#include "status_format.h"
 #include "table.h"
 
 namespace resized::ctl {
@@ -13,6 +15,7 @@ namespace resized::ctl {
 struct GlobalOptions {
     bool json = false;
     bool legend = true;
+    BusTarget target;
 };
 
 // "resizectl: <message>" on stderr, the one way errors are reported.
@@ -23,6 +26,9 @@ void printJson(const nlohmann::json& value);
 // The table, then "N <noun>s listed." as systemctl ends its lists; --no-legend
 // leaves only the rows.
 void printTable(const Table& table, const GlobalOptions& options, std::string_view noun);
+
+// The lines of `resizectl list`: a table, or one JSON array with --json.
+void printListing(const std::vector<ListedWorkload>& workloads, const GlobalOptions& options);
 
 // One status dictionary: a detailed block, or one JSON object with --json.
 void printStatus(const Dictionary& status, const GlobalOptions& options);

@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "core/quantity.h"
+#include "quantity_format.h"
 
 namespace resized::ctl {
 
@@ -22,12 +23,26 @@ std::string formatOptional(const std::optional<uint64_t>& value, Format format)
     return value ? format(*value) : "-";
 }
 
+// NAME, then `managed` when given, then SYNC UPDATE CPU MEMORY with the
+// limits actually in force.
+std::vector<std::string> statusCells(const Dictionary& status, const std::optional<std::string>& managed)
+{
+    const core::Resources actual = resourcesFromDictionary(lookup<Dictionary>(status, "Actual"));
+    std::vector<std::string> cells{lookup<std::string>(status, "Workload")};
+    if (managed)
+        cells.push_back(*managed);
+    cells.push_back(lookup<std::string>(status, "SyncState", "unknown"));
+    cells.push_back(lookup<std::string>(status, "UpdateState", "unknown"));
+    cells.push_back(formatOptional(actual.cpuMillis, core::formatCpuMillis));
+    cells.push_back(formatOptional(actual.memoryMax, formatMemory));
+    return cells;
+}
+
 }  // namespace
 
 std::string describeResources(const Dictionary& resources)
 {
-    const core::Resources decoded = resourcesFromDictionary(resources);
-    return decoded.empty() ? "none" : core::describe(decoded);
+    return describeLimits(resourcesFromDictionary(resources));
 }
 
 std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
@@ -66,17 +81,26 @@ std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
 Table makeStatusTable(const std::vector<Dictionary>& statuses)
 {
     Table table({"NAME", "SYNC", "UPDATE", "CPU", "MEMORY"});
-    for (const auto& status : statuses) {
-        const core::Resources actual = resourcesFromDictionary(lookup<Dictionary>(status, "Actual"));
-        table.addRow({
-            lookup<std::string>(status, "Workload"),
-            lookup<std::string>(status, "SyncState", "unknown"),
-            lookup<std::string>(status, "UpdateState", "unknown"),
-            formatOptional(actual.cpuMillis, core::formatCpuMillis),
-            formatOptional(actual.memoryMax, core::formatBytes),
-        });
-    }
+    for (const auto& status : statuses)
+        table.addRow(statusCells(status, {}));
     return table;
+}
+
+Table makeListTable(const std::vector<ListedWorkload>& workloads)
+{
+    Table table({"NAME", "MANAGED", "SYNC", "UPDATE", "CPU", "MEMORY"});
+    for (const auto& workload : workloads)
+        table.addRow(statusCells(workload.status, workload.managed ? "yes" : "no"));
+    return table;
+}
+
+nlohmann::json toJson(const ListedWorkload& workload)
+{
+    nlohmann::json object = toJson(workload.status);
+    object["Managed"] = workload.managed;
+    if (workload.managed)
+        object["ObjectPath"] = workload.objectPath;
+    return object;
 }
 
 }  // namespace resized::ctl

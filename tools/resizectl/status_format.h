@@ -16,6 +16,20 @@ std::string formatStatusBlock(const Dictionary& status, Clock::time_point now);
 // actually in force (read back from the cgroup).
 Table makeStatusTable(const std::vector<Dictionary>& statuses);
 
+// One line of `resizectl list`: a container's status, whether resized
+// manages it, and for a managed one its D-Bus object.
+struct ListedWorkload {
+    Dictionary status;
+    bool managed = false;
+    std::string objectPath;
+};
+
+// NAME MANAGED SYNC UPDATE CPU MEMORY, limits read back from the cgroup.
+Table makeListTable(const std::vector<ListedWorkload>& workloads);
+// The status dictionary's keys plus Managed and, for a managed workload,
+// ObjectPath.
+nlohmann::json toJson(const ListedWorkload& workload);
+
 // "cpu=1500m memory.max=512Mi", or "none" for an empty set.
 std::string describeResources(const Dictionary& resources);
 

@@ -58,9 +58,96 @@ TEST(ResizectlCli, UnreadableQuantitiesAreUsageErrors)
 {
     EXPECT_EQ(resizectl({"set", "web", "--cpu", "1.5x"}).exitStatus, 2);
     EXPECT_EQ(resizectl({"set", "web", "--memory", "lots"}).exitStatus, 2);
-    EXPECT_EQ(resizectl({"set", "web", "--cpus", "3-1"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"set", "web", "--cpus", "0-1"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"set", "web", "--cpuset-cpus", "3-1"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"set", "web", "--cpu-shares", "0"}).exitStatus, 2);
     EXPECT_EQ(resizectl({"set", "web", "--cpu", "1", "--reclaim-timeout", "soon"}).exitStatus, 2);
     EXPECT_EQ(resizectl({"validate", "web", "--cpu-weight", "heavy"}).exitStatus, 2);
+}
+
+// Accepted arguments get as far as the bus, which is not there: status 1.
+TEST(ResizectlCli, PodmansFlagsAreAccepted)
+{
+    const auto result = resizectl({"set", "web", "--cpus", "1.5", "-m", "1g", "--cpu-shares", "512",
+                                   "--cpuset-cpus", "0", "--memory-high", "768m"});
+    EXPECT_EQ(result.exitStatus, 1);
+    EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
+    EXPECT_EQ(resizectl({"validate", "web", "-c", "2048", "--memory", "1.5Gi"}).exitStatus, 1);
+}
+
+TEST(ResizectlCli, SystemdAssignmentsAreAccepted)
+{
+    EXPECT_EQ(resizectl({"set", "web", "CPUQuota=150%", "MemoryMax=1G", "MemoryHigh=", "CPUWeight=",
+                         "AllowedCPUs=0-1"}).exitStatus,
+              1);
+    EXPECT_EQ(resizectl({"validate", "web", "--memory", "1g", "CPUQuota=50%"}).exitStatus, 1);
+}
+
+TEST(ResizectlCli, AnUnreadableAssignmentIsAUsageErrorNamingIt)
+{
+    const auto quota = resizectl({"set", "web", "CPUQuota=fast"});
+    EXPECT_EQ(quota.exitStatus, 2);
+    EXPECT_THAT(quota.standardError, StartsWith("CPUQuota=fast: not a percentage"));
+
+    const auto property = resizectl({"set", "web", "IOWeight=100"});
+    EXPECT_EQ(property.exitStatus, 2);
+    EXPECT_THAT(property.standardError, StartsWith("IOWeight= is not a property resizectl sets"));
+
+    EXPECT_EQ(resizectl({"set", "web", "MemoryMax=50%"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"set", "web", "CPUQuota=12.34%"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"set", "web", "fast"}).exitStatus, 2);
+}
+
+TEST(ResizectlCli, NamingAResourceTwiceIsAUsageError)
+{
+    const auto result = resizectl({"set", "web", "--cpus", "1", "CPUQuota=150%"});
+    EXPECT_EQ(result.exitStatus, 2);
+    EXPECT_THAT(result.standardError, HasSubstr("CPUQuota=150%: sets what another option or assignment already sets"));
+    EXPECT_EQ(resizectl({"set", "web", "MemoryMax=1G", "MemoryMax=2G"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"set", "web", "--cpu-shares", "1024", "--cpu-weight", "100"}).exitStatus, 2);
+}
+
+TEST(ResizectlCli, HelpSaysWhichPodmanFlagEachOptionIs)
+{
+    const auto result = resizectl({"set", "--help"});
+    EXPECT_EQ(result.exitStatus, 0);
+    for (const char* flag : {"--cpus", "--memory", "--cpu-shares", "--cpuset-cpus"})
+        EXPECT_THAT(result.standardOutput, HasSubstr(std::string("As podman update ") + flag)) << flag;
+    EXPECT_THAT(result.standardOutput, HasSubstr("CPUQuota=150%"));
+}
+
+TEST(ResizectlCli, HostAndMachineAreCheckedBeforeConnecting)
+{
+    EXPECT_EQ(resizectl({"list", "-H"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"-H", "", "list"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"-M", "a/b", "list"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"-M", "root@web", "list"}).exitStatus, 2);
+    const auto both = resizectl({"-H", "node7", "-M", "web", "list"});
+    EXPECT_EQ(both.exitStatus, 2);
+    EXPECT_THAT(both.standardError, HasSubstr("--host excludes --machine"));
+}
+
+// ssh cannot resolve a name under .invalid (RFC 6761), so the connection
+// fails without any network.
+TEST(ResizectlCli, AnUnreachableHostIsAFailureNamingIt)
+{
+    const auto result = resizectl({"-H", "root@resized-test.invalid", "list"});
+    EXPECT_EQ(result.exitStatus, 1);
+    EXPECT_THAT(result.standardError, HasSubstr("ssh: Could not resolve hostname resized-test.invalid"));
+    EXPECT_THAT(result.standardError,
+                HasSubstr("resizectl: cannot connect to the system bus of root@resized-test.invalid (over ssh): "));
+
+    const auto afterVerb = resizectl({"set", "web", "--cpus", "1", "--host", "resized-test.invalid"});
+    EXPECT_EQ(afterVerb.exitStatus, 1);
+    EXPECT_THAT(afterVerb.standardError, HasSubstr("system bus of resized-test.invalid (over ssh)"));
+}
+
+TEST(ResizectlCli, AMachineThatIsNotThereIsAFailureNamingIt)
+{
+    const auto result = resizectl({"-M", "resized-no-such-container", "status", "web"});
+    EXPECT_EQ(result.exitStatus, 1);
+    EXPECT_THAT(result.standardError,
+                StartsWith("resizectl: cannot connect to the system bus of container resized-no-such-container: "));
 }
 
 TEST(ResizectlCli, UnknownVerbOrOptionIsAUsageError)

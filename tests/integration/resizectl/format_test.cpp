@@ -7,6 +7,7 @@
 #include "resources_for_tests.h"
 #include "events.h"
 #include "node_format.h"
+#include "quantity_format.h"
 #include "status_format.h"
 #include "table.h"
 #include "time_format.h"
@@ -125,6 +126,74 @@ TEST(StatusTable, ShowsTheLimitsInForce)
               "batch unknown        unknown -   -\n");
 }
 
+TEST(ListTable, SaysWhetherResizedManagesEachContainer)
+{
+    Dictionary unmanaged{
+        {"Workload", sdbus::Variant(std::string("batch"))},
+        {"SyncState", sdbus::Variant(std::string("unknown"))},
+        {"UpdateState", sdbus::Variant(std::string("unknown"))},
+        {"Actual", sdbus::Variant(toDictionary(cpuAndMemory(core::kUnlimited, 100'000'000)))},
+    };
+    const std::vector<ListedWorkload> listed{{exampleStatus(), true, "/io/resized1/workload/web"},
+                                             {unmanaged, false, {}}};
+    EXPECT_EQ(makeListTable(listed).render(true),
+              "NAME  MANAGED SYNC           UPDATE  CPU MEMORY\n"
+              "web   yes     drift_detected success 1   512Mi\n"
+              "batch no      unknown        unknown max 95.4Mi\n");
+}
+
+TEST(ListJson, KeepsTheStatusAndExactBytes)
+{
+    Dictionary unmanaged{
+        {"Workload", sdbus::Variant(std::string("batch"))},
+        {"Actual", sdbus::Variant(toDictionary(cpuAndMemory(std::nullopt, 100'000'000)))},
+    };
+    const auto managed = toJson(ListedWorkload{exampleStatus(), true, "/io/resized1/workload/web"});
+    const auto other = toJson(ListedWorkload{unmanaged, false, {}});
+
+    EXPECT_EQ(managed["Managed"], true);
+    EXPECT_EQ(managed["ObjectPath"], "/io/resized1/workload/web");
+    EXPECT_EQ(managed["SyncState"], "drift_detected");
+    EXPECT_EQ(other["Managed"], false);
+    EXPECT_FALSE(other.contains("ObjectPath"));
+    EXPECT_EQ(other["Actual"]["MemoryMax"], 100'000'000u);
+}
+
+TEST(Memory, IsShownInTheLargestBinaryUnit)
+{
+    EXPECT_EQ(formatMemory(256ull << 20), "256Mi");
+    EXPECT_EQ(formatMemory(1ull << 30), "1Gi");
+    EXPECT_EQ(formatMemory(3ull << 40), "3Ti");
+    EXPECT_EQ(formatMemory(1536ull << 20), "1.5Gi");
+    EXPECT_EQ(formatMemory(4096), "4Ki");
+    EXPECT_EQ(formatMemory(1ull << 60), "1Ei");
+}
+
+TEST(Memory, RoundsToOneDecimalWhenNotWhole)
+{
+    EXPECT_EQ(formatMemory(24'421'940ull << 10), "23.3Gi");
+    EXPECT_EQ(formatMemory(100'000'000), "95.4Mi");
+    EXPECT_EQ(formatMemory((1ull << 30) - 1), "1.0Gi");
+    EXPECT_EQ(formatMemory((1ull << 30) + 4096), "1.0Gi");
+}
+
+TEST(Memory, SmallIsBytesAndUnlimitedIsMax)
+{
+    EXPECT_EQ(formatMemory(0), "0");
+    EXPECT_EQ(formatMemory(1000), "1000");
+    EXPECT_EQ(formatMemory(core::kUnlimited), "max");
+}
+
+TEST(Limits, DescribeEveryResourceInHumanUnits)
+{
+    core::Resources resources = cpuAndMemory(1500, 24'421'940ull << 10);
+    resources.memoryHigh = 256ull << 20;
+    resources.cpuWeight = 100;
+    resources.allowedCpus = "";
+    EXPECT_EQ(describeLimits(resources), "cpu=1500m memory.max=23.3Gi memory.high=256Mi cpu.weight=100 cpus=all");
+    EXPECT_EQ(describeLimits(core::Resources{}), "none");
+}
+
 TEST(Node, ShowsDaemonStateAndResourceTable)
 {
     const Dictionary properties{
@@ -147,7 +216,13 @@ TEST(Node, ShowsDaemonStateAndResourceTable)
               "\n"
               "RESOURCE CAPACITY ALLOCATED RESERVED AVAILABLE\n"
               "cpu      2        1500m     0        500m\n"
-              "memory   4Gi      512Mi     0        3584Mi\n");
+              "memory   4Gi      512Mi     0        3.5Gi\n");
+}
+
+TEST(Node, ShowsMemoryInHumanUnits)
+{
+    const Dictionary properties{{"MemoryCapacity", sdbus::Variant(uint64_t{24'421'940} << 10)}};
+    EXPECT_NE(formatNode(properties, true).find("memory   23.3Gi "), std::string::npos);
 }
 
 TEST(Node, MarksPropertiesAnOlderDaemonLacks)

@@ -5,7 +5,7 @@ namespace resized::ctl {
 Client& Session::client()
 {
     if (!client_)
-        client_ = std::make_unique<Client>();
+        client_ = std::make_unique<Client>(options_.target);
     return *client_;
 }
 

@@ -17,15 +17,9 @@ std::vector<Dictionary> fetchAllStatuses(Client& client)
 {
     const auto workloads = client.call([](ManagerProxy& manager) { return manager.ListWorkloads(); });
     std::vector<Dictionary> statuses;
-    for (const auto& workload : workloads) {
-        try {
-            statuses.push_back(fetchStatus(client, workload.get<0>()));
-        } catch (const CommandError& error) {
-            // Forgotten or gone between the two calls: not part of the answer.
-            if (error.status() != ExitStatus::NoSuchWorkload)
-                throw;
-        }
-    }
+    for (const auto& workload : workloads)
+        if (auto status = findStatus(client, workload.get<0>()))
+            statuses.push_back(std::move(*status));
     return statuses;
 }
 
@@ -61,6 +55,17 @@ ExitStatus showEach(Session& session, const std::vector<std::string>& workloads)
 }
 
 }  // namespace
+
+std::optional<Dictionary> findStatus(Client& client, const std::string& workload)
+{
+    try {
+        return fetchStatus(client, workload);
+    } catch (const CommandError& error) {
+        if (error.status() != ExitStatus::NoSuchWorkload)
+            throw;
+        return std::nullopt;
+    }
+}
 
 void addStatusVerb(CLI::App& app, VerbAction& selected)
 {

@@ -16,6 +16,8 @@ constexpr std::chrono::seconds kMethodCallTimeout{25};
 
 struct UpdateRequest {
     std::string workload;
+    ResourceArguments resourceArguments;
+    // Set once the command line is read, from resourceArguments.
     core::Resources resources;
     UpdateOptions options;
 };
@@ -59,7 +61,7 @@ void addSetVerb(CLI::App& app, VerbAction& selected)
     auto* command = app.add_subcommand("set", "Change the limits of a running workload in place");
     auto request = std::make_shared<UpdateRequest>();
     addWorkloadArgument(*command, *request);
-    addResourceOptions(*command, request->resources);
+    addResourceOptions(*command, request->resourceArguments);
 
     auto* options = command->add_option_group("Update options");
     options->add_flag("--dry-run", request->options.dryRun, "Decide and report, change nothing");
@@ -79,10 +81,12 @@ void addSetVerb(CLI::App& app, VerbAction& selected)
 
     command->footer("All named resources change together or not at all. Prints the resulting status.\n"
                     "Examples:\n"
-                    "  resizectl set web --cpu 1.5 --memory 512Mi\n"
+                    "  resizectl set web --cpus 1.5 --memory 1g\n"
+                    "  resizectl set web CPUQuota=150% MemoryMax=1G\n"
                     "  resizectl set web --memory 256Mi --reclaim-timeout 10s\n"
-                    "  resizectl set web --cpu max --dry-run");
+                    "  resizectl set web --cpus max --dry-run");
     command->callback([&selected, request] {
+        request->resources = request->resourceArguments.resolve();
         selected = [request](Session& session) { return update(session, *request); };
     });
 }
@@ -92,11 +96,13 @@ void addValidateVerb(CLI::App& app, VerbAction& selected)
     auto* command = app.add_subcommand("validate", "Ask whether a change would be admitted, without making it");
     auto request = std::make_shared<UpdateRequest>();
     addWorkloadArgument(*command, *request);
-    addResourceOptions(*command, request->resources);
+    addResourceOptions(*command, request->resourceArguments);
     command->footer("Prints \"allowed\" (exit status 0) or \"refused: <reason>\" (exit status 3).\n"
-                    "Example:\n"
-                    "  resizectl validate web --cpu 4 --memory 8Gi");
+                    "Examples:\n"
+                    "  resizectl validate web --cpus 4 --memory 8g\n"
+                    "  resizectl validate web CPUQuota=400% MemoryMax=8G");
     command->callback([&selected, request] {
+        request->resources = request->resourceArguments.resolve();
         selected = [request](Session& session) { return validate(session, *request); };
     });
 }

@@ -2,6 +2,8 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
@@ -26,6 +28,10 @@ private:
 };
 
 using VerbAction = std::function<ExitStatus(Session&)>;
+
+// The daemon's status of `workload`; nullopt when it does not know it,
+// or no longer: a workload forgotten or gone since it was listed.
+std::optional<Dictionary> findStatus(Client& client, const std::string& workload);
 
 // Each verb adds its subcommand to `app`. When the command line names the
 // verb, its callback stores in `selected` what to run once parsing is done.

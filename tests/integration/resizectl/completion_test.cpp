@@ -1,0 +1,61 @@
+// The bash completion, sourced into a real bash, completes the names of the
+// workloads and containers the real daemon and Podman know.
+
+#include <cstdlib>
+#include <filesystem>
+#include <sstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "resizectl_fixture.h"
+
+namespace resized::ctl {
+namespace {
+
+using integration::ScopedContainer;
+using ::testing::Contains;
+using ::testing::IsSupersetOf;
+using ::testing::UnorderedElementsAre;
+
+// What bash offers at the end of `line`, one reply a word.
+std::vector<std::string> complete(const std::string& line)
+{
+    const std::string binaryDirectory = std::filesystem::path(RESIZECTL_BINARY).parent_path();
+    const std::string script = "source \"$1\"; COMP_LINE=\"$2\"; COMP_POINT=${#COMP_LINE}; _resizectl; "
+                               "printf '%s\\n' \"${COMPREPLY[@]}\"";
+    const auto result = integration::runCommand(
+        {"bash", "-c", script, "bash", RESIZECTL_BASH_COMPLETION, line},
+        {"PATH=" + binaryDirectory + ":" + std::getenv("PATH")});
+    EXPECT_EQ(result.exitStatus, 0) << result.standardError;
+    std::vector<std::string> replies;
+    std::istringstream lines(result.standardOutput);
+    for (std::string reply; std::getline(lines, reply);)
+        if (!reply.empty())
+            replies.push_back(reply);
+    return replies;
+}
+
+TEST_F(ResizectlTest, BashCompletesManagedAndUnmanagedWorkloadNames)
+{
+    const ScopedContainer managed(podman(), containerName("managed"));
+    const ScopedContainer unmanaged(podman(), containerName("unmanaged"));
+    ASSERT_EQ(resizectl({"set", managed.name(), "--cpus", "250m"}).exitStatus, 0);
+
+    EXPECT_THAT(complete("resizectl set "), IsSupersetOf({managed.name(), unmanaged.name()}));
+    EXPECT_THAT(complete("resizectl status " + managed.name().substr(0, managed.name().size() - 1)),
+                Contains(managed.name()));
+    EXPECT_THAT(complete("resizectl --json forget "), IsSupersetOf({managed.name(), unmanaged.name()}));
+}
+
+TEST_F(ResizectlTest, BashCompletesAssignmentsAndOptionsAfterTheWorkload)
+{
+    EXPECT_THAT(complete("resizectl set web CPU"), UnorderedElementsAre("CPUQuota=", "CPUWeight="));
+    EXPECT_THAT(complete("resizectl set web --cpus 1.5 Memory"), UnorderedElementsAre("MemoryMax=", "MemoryHigh="));
+    EXPECT_THAT(complete("resizectl set web CPUQuota=1"), UnorderedElementsAre("100%", "150%"));
+    EXPECT_THAT(complete("resizectl validate web --cpuset"), UnorderedElementsAre("--cpuset-cpus"));
+    EXPECT_THAT(complete("resizectl list --ma"), UnorderedElementsAre("--managed", "--machine"));
+}
+
+}  // namespace
+}  // namespace resized::ctl
