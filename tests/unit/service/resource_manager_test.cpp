@@ -510,6 +510,23 @@ TEST_F(ResourceManagerTest, KeysWithoutADesiredValueCountWhatTheCgroupHoldsNow)
     EXPECT_EQ(stored("m").syncState, SyncState::Synchronized);
 }
 
+// Podman still says running, the cgroup is gone (the container is exiting):
+// both refuse, for the same reason, and nothing is remembered.
+TEST_F(ResourceManagerTest, ACgroupThatCannotBeReadIsRefusedByValidateAndUpdateAlike)
+{
+    const auto cgroup = run("a");
+    tree_.remove(cgroup);
+
+    const auto [allowed, reason] = manager_->validate("a", {.cpuMillis = 500});
+    const auto error = refused("a", {.cpuMillis = 500});
+
+    EXPECT_FALSE(allowed);
+    EXPECT_EQ(error.code(), ErrorCode::ApplyFailed);
+    EXPECT_EQ(error.what(), reason);
+    EXPECT_NE(reason.find("cannot read the workload's cgroup"), std::string::npos) << reason;
+    EXPECT_FALSE(store_.find("a"));
+}
+
 // ValidateResourceUpdate and UpdateResources must never disagree: one
 // request after another, through both, on workloads in every situation.
 TEST_F(ResourceManagerTest, ValidateAndADryRunGiveTheSameAnswerForEveryRequest)
