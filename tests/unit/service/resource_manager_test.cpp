@@ -70,7 +70,8 @@ protected:
         manager_->start();
     }
 
-    // A container created, not started.
+    // A container created, not started, with kCreatedMemory and
+    // `createLimits` besides.
     void create(const std::string& name, const std::string& id, core::Resources createLimits = {})
     {
         createLimits.memoryMax = kCreatedMemory;
