@@ -1,0 +1,173 @@
+#include "service/executor.h"
+
+#include <gtest/gtest.h>
+
+#include "cgroup/cgroup_files.h"
+#include "cgroup/cgroupfs_v1.h"
+#include "cgroup_tree.h"
+#include "run_loop.h"
+#include "v1_test_cgroup.h"
+
+// A change over several cgroups, all or nothing, on the daemon's sd-event
+// loop: over a cgroup v1 file tree, and over real v1 cgroups where the
+// kernel itself refuses a write.
+namespace resized::service {
+namespace {
+
+using namespace std::chrono_literals;
+using core::kUnlimited;
+
+constexpr uint64_t kMi = 1ull << 20;
+constexpr uint64_t kGi = 1ull << 30;
+const std::string kFirst = "/libpod_parent/first";
+const std::string kSecond = "/libpod_parent/second";
+
+class ExecutionTest : public ::testing::Test {
+protected:
+    ExecutionTest()
+    {
+        tree_.add(kFirst);
+        tree_.add(kSecond, kGi);
+    }
+
+    // Starts an execution of `changes`; done_ counts its completions.
+    Execution& start(std::vector<CgroupChange> changes, cgroup::ApplyOptions options = {})
+    {
+        options.reclaimPollInterval = 10ms;
+        execution_ = std::make_unique<Execution>(loop_, std::move(changes), options, [this](Execution&) { ++done_; });
+        execution_->start();
+        return *execution_;
+    }
+
+    CgroupChange change(const std::string& cgroup, core::Resources target)
+    {
+        return {.backend = &backend_, .cgroup = cgroup, .target = std::move(target)};
+    }
+
+    bool finished() { return test::runLoopUntil(loop_, [this] { return done_ > 0; }); }
+
+    test::CgroupTree tree_;
+    cgroup::CgroupfsV1Backend backend_{tree_.root()};
+    EventLoop loop_;
+    std::unique_ptr<Execution> execution_;
+    int done_ = 0;
+};
+
+TEST_F(ExecutionTest, EveryCgroupGetsItsChange)
+{
+    auto& execution = start({change(kFirst, {.cpuMillis = 500}),
+                             change(kSecond, {.memoryMax = 2 * kGi, .cpuWeight = 200})});
+
+    // Nothing waited: done was called from start() itself, once.
+    EXPECT_EQ(done_, 1);
+    EXPECT_EQ(execution.outcome(), cgroup::ApplyOutcome::Applied);
+    EXPECT_EQ(execution.message(), "");
+    EXPECT_EQ(tree_.read("cpu", kFirst, "cpu.cfs_quota_us"), "50000");
+    EXPECT_EQ(tree_.read("memory", kSecond, "memory.limit_in_bytes"), std::to_string(2 * kGi));
+    EXPECT_EQ(tree_.read("cpu", kSecond, "cpu.shares"), "2048");
+    EXPECT_EQ(execution.actual(0).cpuMillis, 500u);
+    EXPECT_EQ(execution.actual(1).memoryMax, 2 * kGi);
+    EXPECT_EQ(execution.actual(1).cpuWeight, 200u);
+    // The second cgroup's CPU was not asked for and is left alone.
+    EXPECT_EQ(tree_.read("cpu", kSecond, "cpu.cfs_quota_us"), "-1");
+}
+
+TEST_F(ExecutionTest, ASecondCgroupThatFailsRestoresTheFirst)
+{
+    tree_.write("cpu", kFirst, "cpu.cfs_quota_us", "30000");
+    tree_.write("memory", kFirst, "memory.limit_in_bytes", std::to_string(128 * kMi));
+    // The second container stopped between admission and the write.
+    tree_.remove(kSecond);
+
+    auto& execution = start({change(kFirst, {.cpuMillis = 800, .memoryMax = 512 * kMi}),
+                             change(kSecond, {.cpuMillis = 200})});
+
+    EXPECT_EQ(done_, 1);
+    EXPECT_EQ(execution.outcome(), cgroup::ApplyOutcome::Failed);
+    EXPECT_NE(execution.message().find(kSecond), std::string::npos) << execution.message();
+    EXPECT_EQ(tree_.read("cpu", kFirst, "cpu.cfs_quota_us"), "30000");
+    EXPECT_EQ(tree_.read("memory", kFirst, "memory.limit_in_bytes"), std::to_string(128 * kMi));
+    EXPECT_EQ(execution.actual(0).cpuMillis, 300u);
+    EXPECT_EQ(execution.actual(0).memoryMax, 128 * kMi);
+}
+
+TEST_F(ExecutionTest, AStepThatWaitsForReclaimContinuesFromTheLoop)
+{
+    tree_.setUsage(kSecond, 600 * kMi);
+    cgroup::ApplyOptions options;
+    options.reclaimTimeout = 10s;
+    auto& execution = start({change(kFirst, {.cpuMillis = 500}), change(kSecond, {.memoryMax = 512 * kMi})},
+                            options);
+
+    // The first cgroup is done; the second throttles and waits.
+    ASSERT_EQ(done_, 0);
+    EXPECT_EQ(execution.outcome(), cgroup::ApplyOutcome::InProgress);
+    EXPECT_EQ(tree_.read("cpu", kFirst, "cpu.cfs_quota_us"), "50000");
+    EXPECT_EQ(tree_.read("memory", kSecond, "memory.soft_limit_in_bytes"), std::to_string(512 * kMi));
+    EXPECT_EQ(tree_.read("memory", kSecond, "memory.limit_in_bytes"), std::to_string(kGi));
+
+    // The workload gives memory back while the loop runs.
+    const auto reclaimed = loop_.after(30ms, [this] { tree_.setUsage(kSecond, 100 * kMi); });
+    ASSERT_TRUE(finished());
+    EXPECT_EQ(done_, 1);
+    EXPECT_EQ(execution.outcome(), cgroup::ApplyOutcome::Applied);
+    EXPECT_EQ(tree_.read("memory", kSecond, "memory.limit_in_bytes"), std::to_string(512 * kMi));
+    // The throttle was only for the way down.
+    EXPECT_EQ(tree_.read("memory", kSecond, "memory.soft_limit_in_bytes"), std::to_string(kGi));
+    EXPECT_EQ(tree_.read("cpu", kFirst, "cpu.cfs_quota_us"), "50000");
+}
+
+TEST_F(ExecutionTest, AWaitThatEndsInMemoryInUseRestoresEveryCgroup)
+{
+    tree_.setUsage(kSecond, 600 * kMi);
+    cgroup::ApplyOptions options;
+    options.reclaimTimeout = 50ms;
+    auto& execution = start({change(kFirst, {.cpuMillis = 500, .cpuWeight = 300}),
+                             change(kSecond, {.memoryMax = 512 * kMi})},
+                            options);
+    ASSERT_EQ(done_, 0);
+
+    ASSERT_TRUE(finished());
+    EXPECT_EQ(done_, 1);
+    EXPECT_EQ(execution.outcome(), cgroup::ApplyOutcome::MemoryInUse);
+    EXPECT_NE(execution.message().find("stays above the requested memory.max 512Mi"), std::string::npos)
+        << execution.message();
+    EXPECT_EQ(tree_.read("cpu", kFirst, "cpu.cfs_quota_us"), "-1");
+    EXPECT_EQ(tree_.read("cpu", kFirst, "cpu.shares"), "1024");
+    EXPECT_EQ(tree_.read("memory", kSecond, "memory.soft_limit_in_bytes"), std::to_string(kGi));
+    EXPECT_EQ(tree_.read("memory", kSecond, "memory.limit_in_bytes"), std::to_string(kGi));
+    EXPECT_EQ(execution.actual(0).cpuMillis, kUnlimited);
+    EXPECT_EQ(execution.actual(0).cpuWeight, 100u);
+}
+
+// The kernel's refusal, not a missing file: a cpuset outside the parent's.
+TEST(ExecutionOnRealCgroups, AKernelRefusalInTheSecondCgroupRestoresTheFirst)
+{
+    if (const auto reason = cgroup::test::missingCgroupV1(); !reason.empty())
+        GTEST_SKIP() << reason;
+    const auto nodeCpus = core::parseCpuSet(cgroup::readFile(cgroup::test::kCgroupRoot / "cpuset" / "cpuset.cpus"));
+    if (!nodeCpus || nodeCpus->size() < 2)
+        GTEST_SKIP() << "needs two CPUs";
+    const cgroup::test::V1TestCgroup first;
+    const cgroup::test::V1TestCgroup second(std::to_string(*nodeCpus->begin()));
+    cgroup::CgroupfsV1Backend backend(cgroup::test::kCgroupRoot);
+    EventLoop loop;
+
+    const core::Resources everyCpu{.allowedCpus = core::formatCpuSet(*nodeCpus)};
+    int done = 0;
+    Execution execution(loop,
+                        {{.backend = &backend, .cgroup = first.child(), .target = {.cpuMillis = 500}},
+                         {.backend = &backend, .cgroup = second.child(), .target = everyCpu}},
+                        {}, [&](Execution&) { ++done; });
+    execution.start();
+
+    ASSERT_EQ(done, 1);
+    EXPECT_EQ(execution.outcome(), cgroup::ApplyOutcome::Failed);
+    EXPECT_NE(execution.message().find(second.child() + "/cpuset.cpus"), std::string::npos) << execution.message();
+    EXPECT_EQ(first.read("cpu", "cpu.cfs_quota_us"), "-1");
+    EXPECT_EQ(execution.actual(0).cpuMillis, kUnlimited);
+    EXPECT_EQ(second.read("cpuset", "cpuset.cpus"), std::to_string(*nodeCpus->begin()));
+}
+
+}  // namespace
+}  // namespace resized::service

@@ -1,0 +1,196 @@
+#include "service/ledger.h"
+
+#include <gtest/gtest.h>
+
+#include "temp_directory.h"
+
+// The node's budget and the one admission decision, over a real state file.
+namespace resized::service {
+namespace {
+
+using core::Amounts;
+using core::Verdict;
+
+constexpr uint64_t kGi = 1ull << 30;
+const Amounts kCapacity{4000, 8 * kGi};
+
+class LedgerTest : public ::testing::Test {
+protected:
+    // A workload the store holds an allocation for (or only remembers).
+    void remember(const std::string& name, Amounts allocated, bool holdsAllocation = true)
+    {
+        store::WorkloadRecord record;
+        record.name = name;
+        record.runState = core::RunState::Running;
+        record.holdsAllocation = holdsAllocation;
+        record.allocated = allocated;
+        store_.save(record);
+    }
+
+    // An update in flight; its workload is known to the store first.
+    int64_t reserve(const std::string& name, Amounts amounts)
+    {
+        if (!store_.find(name))
+            remember(name, {}, false);
+        return store_.addReservation({.workload = name, .amounts = amounts});
+    }
+
+    AdmissionQuestion question(Amounts held, Amounts wanted) const
+    {
+        return {.workload = "web", .held = held, .wanted = wanted, .allowedCpus = {}, .parentCpus = {}};
+    }
+
+    resized::test::TempDirectory directory_;
+    store::StateStore store_{directory_.path() / "state.db"};
+    Ledger ledger_{store_, kCapacity, core::CpuSet{0, 1, 2, 3}};
+};
+
+TEST_F(LedgerTest, AllocatedSumsHeldAllocationsAndUnheldCgroups)
+{
+    remember("a", {1000, 1 * kGi});
+    remember("b", {500, 2 * kGi});
+    // Forgotten by the budget: its allocation was released after removal.
+    remember("released", {3000, 4 * kGi}, false);
+    ledger_.countUnheld("unmanaged", {250, kGi / 2});
+
+    const auto budget = ledger_.budget();
+    EXPECT_EQ(budget.capacity, kCapacity);
+    EXPECT_EQ(budget.allocated, (Amounts{1750, 3 * kGi + kGi / 2}));
+    EXPECT_EQ(budget.reserved, Amounts{});
+}
+
+TEST_F(LedgerTest, ReservationsInFlightCountAsReservedUntilRemoved)
+{
+    remember("a", {1000, kGi});
+    const int64_t id = reserve("a", {300, kGi});
+    reserve("b", {200, 0});
+
+    auto budget = ledger_.budget();
+    EXPECT_EQ(budget.reserved, (Amounts{500, kGi}));
+    EXPECT_EQ(budget.available(), (Amounts{2500, 6 * kGi}));
+
+    store_.removeReservation(id);
+    budget = ledger_.budget();
+    EXPECT_EQ(budget.reserved, (Amounts{200, 0}));
+    EXPECT_EQ(budget.available(), (Amounts{2800, 7 * kGi}));
+}
+
+TEST_F(LedgerTest, UnheldFiguresAreReplacedDroppedAndReportChanges)
+{
+    EXPECT_TRUE(ledger_.countUnheld("u", {100, 0}));
+    EXPECT_FALSE(ledger_.countUnheld("u", {100, 0}));
+    EXPECT_TRUE(ledger_.countUnheld("u", {200, 0}));
+    EXPECT_EQ(ledger_.unheld("u"), (Amounts{200, 0}));
+    EXPECT_EQ(ledger_.budget().allocated, (Amounts{200, 0}));
+
+    EXPECT_TRUE(ledger_.dropUnheld("u"));
+    EXPECT_FALSE(ledger_.dropUnheld("u"));
+    EXPECT_EQ(ledger_.unheld("u"), std::nullopt);
+    EXPECT_EQ(ledger_.budget().allocated, Amounts{});
+
+    EXPECT_TRUE(ledger_.replaceUnheld({{"x", {300, 0}}, {"y", {0, kGi}}}));
+    EXPECT_FALSE(ledger_.replaceUnheld({{"x", {300, 0}}, {"y", {0, kGi}}}));
+    EXPECT_EQ(ledger_.budget().allocated, (Amounts{300, kGi}));
+}
+
+TEST_F(LedgerTest, AnIncreaseThatFitsIsAdmittedAndReservesTheDifference)
+{
+    remember("other", {2000, 4 * kGi});
+    const auto decision = ledger_.assess(question({500, kGi}, {1500, 3 * kGi}));
+    EXPECT_EQ(decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(decision.reservation, (Amounts{1000, 2 * kGi}));
+    EXPECT_EQ(decision.reason, "");
+}
+
+TEST_F(LedgerTest, AnIncreaseBeyondWhatIsAvailableIsInsufficient)
+{
+    remember("other", {3000, 0});
+    ledger_.countUnheld("unmanaged", {500, 0});
+    reserve("busy", {200, 0});
+
+    // 4000 − 3000 − 500 − 200 = 300 available; the workload already holds 200.
+    const auto cpu = ledger_.assess(question({200, 0}, {600, 0}));
+    EXPECT_EQ(cpu.verdict, Verdict::Insufficient);
+    EXPECT_EQ(cpu.reason, "asked 400m more CPU, 300m available on this node");
+    EXPECT_EQ(cpu.reservation, Amounts{});
+    EXPECT_EQ(ledger_.assess(question({200, 0}, {500, 0})).verdict, Verdict::Admitted);
+
+    remember("big", {0, 7 * kGi});
+    const auto memory = ledger_.assess(question({0, 0}, {0, 2 * kGi}));
+    EXPECT_EQ(memory.verdict, Verdict::Insufficient);
+    EXPECT_EQ(memory.reason, "asked 2Gi more memory, 1Gi available on this node");
+}
+
+TEST_F(LedgerTest, MoreThanTheCapacityIsInfeasibleWhateverIsFree)
+{
+    const auto cpu = ledger_.assess(question({0, 0}, {4001, 0}));
+    EXPECT_EQ(cpu.verdict, Verdict::Infeasible);
+    EXPECT_EQ(cpu.reason, "asked 4001m CPU, more than this node's allocatable 4");
+    const auto memory = ledger_.assess(question({0, 0}, {0, 9 * kGi}));
+    EXPECT_EQ(memory.verdict, Verdict::Infeasible);
+    EXPECT_EQ(memory.reason, "asked 9Gi memory, more than this node's allocatable 8Gi");
+    EXPECT_EQ(ledger_.assess(question({0, 0}, kCapacity)).verdict, Verdict::Admitted);
+}
+
+TEST_F(LedgerTest, DecreasesAreAdmittedEvenOnAnOvercommittedNode)
+{
+    // More allocated than there is (a smaller reserve before a reload).
+    remember("a", {3000, 6 * kGi});
+    remember("b", {2000, 4 * kGi});
+    ASSERT_EQ(ledger_.budget().available(), Amounts{});
+
+    const auto decision = ledger_.assess(question({2000, 4 * kGi}, {1000, 2 * kGi}));
+    EXPECT_EQ(decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(decision.reservation, Amounts{});
+    EXPECT_EQ(ledger_.assess(question({2000, 4 * kGi}, {2000, 4 * kGi})).verdict, Verdict::Admitted);
+}
+
+TEST_F(LedgerTest, CpusOutsideTheNodeAreInfeasible)
+{
+    AdmissionQuestion asked = question({0, 0}, {0, 0});
+    asked.allowedCpus = "2-4";
+    const auto decision = ledger_.assess(asked);
+    EXPECT_EQ(decision.verdict, Verdict::Infeasible);
+    EXPECT_EQ(decision.reason, "asked CPUs 2-4, this node has 0-3");
+
+    asked.allowedCpus = "1,3";
+    EXPECT_EQ(ledger_.assess(asked).verdict, Verdict::Admitted);
+    // Empty means all CPUs.
+    asked.allowedCpus = "";
+    EXPECT_EQ(ledger_.assess(asked).verdict, Verdict::Admitted);
+}
+
+TEST_F(LedgerTest, CpusOutsideTheParentCgroupAreInfeasible)
+{
+    AdmissionQuestion asked = question({0, 0}, {0, 0});
+    asked.parentCpus = core::CpuSet{0, 1};
+    asked.allowedCpus = "1-2";
+    const auto decision = ledger_.assess(asked);
+    EXPECT_EQ(decision.verdict, Verdict::Infeasible);
+    EXPECT_EQ(decision.reason, "asked CPUs 1-2, the workload's parent cgroup allows 0-1");
+
+    asked.allowedCpus = "0-1";
+    EXPECT_EQ(ledger_.assess(asked).verdict, Verdict::Admitted);
+}
+
+TEST_F(LedgerTest, ACpusetRefusalComesBeforeTheBudget)
+{
+    // Refused as infeasible even though the CPU figure alone would be
+    // insufficient: a different cpuset can never fit, more capacity can.
+    remember("other", {4000, 0});
+    AdmissionQuestion asked = question({0, 0}, {1000, 0});
+    asked.allowedCpus = "5";
+    EXPECT_EQ(ledger_.assess(asked).verdict, Verdict::Infeasible);
+}
+
+TEST_F(LedgerTest, ACapacityChangeTakesEffectAtOnce)
+{
+    remember("a", {1000, 0});
+    ledger_.setCapacity({1500, kGi});
+    EXPECT_EQ(ledger_.budget().available(), (Amounts{500, kGi}));
+    EXPECT_EQ(ledger_.assess(question({0, 0}, {600, 0})).verdict, Verdict::Insufficient);
+    EXPECT_EQ(ledger_.assess(question({0, 0}, {1600, 0})).verdict, Verdict::Infeasible);
+}
+
+}  // namespace
+}  // namespace resized::service

@@ -1,0 +1,596 @@
+#include "service/resource_manager.h"
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <iomanip>
+#include <sstream>
+
+#include "cgroup_tree.h"
+#include "fake_source.h"
+#include "run_loop.h"
+#include "temp_directory.h"
+
+// The node's logic end to end below the bus: the daemon's ResourceManager
+// with a fake container source, a real state file, the daemon's cgroup
+// driver on a v1 file tree, and the sd-event loop. The allocation rules over
+// a workload's life are design.md §1b.
+namespace resized::service {
+namespace {
+
+using namespace std::chrono_literals;
+using core::Amounts;
+using core::RunState;
+using core::SyncState;
+using core::UpdateState;
+
+constexpr uint64_t kMi = 1ull << 20;
+constexpr uint64_t kGi = 1ull << 30;
+// The node: four CPUs and 4 GiB, nothing reserved for the system.
+const core::CpuSet kNodeCpus{0, 1, 2, 3};
+constexpr uint64_t kNodeMemory = 4 * kGi;
+// What every container's cgroup holds as created (see CgroupTree).
+constexpr uint64_t kCreatedMemory = 256 * kMi;
+constexpr auto kRemovedGrace = 200ms;
+const std::string kPodmanParent = "/libpod_parent";
+
+// A container ID of 64 hex digits made from `seed`.
+std::string idOf(const std::string& seed)
+{
+    std::ostringstream id;
+    id << std::hex << std::setfill('0') << std::setw(16) << std::hash<std::string>{}(seed);
+    return id.str() + id.str() + id.str() + id.str();
+}
+
+std::optional<ErrorCode> errorCodeOf(const std::function<void()>& call)
+{
+    try {
+        call();
+    } catch (const ResizeError& error) {
+        return error.code();
+    }
+    return std::nullopt;
+}
+
+class ResourceManagerTest : public ::testing::Test {
+protected:
+    ResourceManagerTest()
+    {
+        Settings settings;
+        settings.stateDir = state_.path();
+        settings.cgroupRoot = tree_.root();
+        settings.systemReserve = {};
+        // No periodic pass: every reconciliation here is one a test asked for.
+        settings.syncInterval = 1h;
+        settings.cgroupDriver = cgroup::DriverChoice::Cgroupfs;
+        settings.removedGrace = kRemovedGrace;
+        manager_.emplace(loop_, settings,
+                         NodeInfo{.cpus = kNodeCpus, .memoryTotal = kNodeMemory, .cgroupVersion = "v1"}, store_,
+                         WorkloadSources{.containers = &source_}, drivers_);
+        manager_->start();
+    }
+
+    // A container created, not started, with kCreatedMemory and
+    // `createLimits` besides.
+    void create(const std::string& name, const std::string& id, core::Resources createLimits = {})
+    {
+        createLimits.memoryMax = kCreatedMemory;
+        source_.add({.name = {core::WorkloadKind::Container, name},
+                     .id = id,
+                     .pod = "",
+                     .state = RunState::Stopped,
+                     .cgroupPath = "",
+                     .createLimits = createLimits});
+    }
+
+    // Starts a created container in a fresh cgroup below `parent`, and tells
+    // the manager as Podman's event stream would. Returns its cgroup.
+    std::string start(const std::string& name, const std::string& parent = kPodmanParent)
+    {
+        Instance& instance = source_.at(name);
+        instance.state = RunState::Running;
+        instance.cgroupPath = parent + "/libpod-" + instance.id;
+        tree_.add(instance.cgroupPath, kCreatedMemory);
+        manager_->containerStarted(name);
+        return instance.cgroupPath;
+    }
+
+    std::string run(const std::string& name, const std::string& id, const std::string& parent = kPodmanParent)
+    {
+        create(name, id);
+        return start(name, parent);
+    }
+    std::string run(const std::string& name) { return run(name, idOf(name)); }
+
+    void pause(const std::string& name)
+    {
+        source_.at(name).state = RunState::Paused;
+        manager_->containerPaused(name);
+    }
+
+    void stop(const std::string& name)
+    {
+        Instance& instance = source_.at(name);
+        tree_.remove(instance.cgroupPath);
+        instance.state = RunState::Stopped;
+        instance.cgroupPath.clear();
+        manager_->containerStopped(name);
+    }
+
+    void removeContainer(const std::string& name)
+    {
+        tree_.remove(source_.at(name).cgroupPath);
+        source_.remove(name);
+        manager_->containerRemoved(name);
+    }
+
+    UpdateResult updateNow(const std::string& name, const core::Resources& request, const UpdateOptions& options = {})
+    {
+        std::optional<UpdateResult> result;
+        manager_->update(name, request, options, 0, [&](UpdateResult outcome) { result = std::move(outcome); });
+        if (!test::runLoopUntil(loop_, [&] { return result.has_value(); }))
+            throw std::runtime_error("no answer to the update of " + name);
+        return std::move(*result);
+    }
+
+    store::WorkloadRecord updated(const std::string& name, const core::Resources& request,
+                                  const UpdateOptions& options = {})
+    {
+        auto result = updateNow(name, request, options);
+        if (const auto* error = std::get_if<ResizeError>(&result))
+            throw std::runtime_error("the update of " + name + " was refused: " + error->what());
+        return std::get<store::WorkloadRecord>(std::move(result));
+    }
+
+    ResizeError refused(const std::string& name, const core::Resources& request, const UpdateOptions& options = {})
+    {
+        auto result = updateNow(name, request, options);
+        if (std::holds_alternative<store::WorkloadRecord>(result))
+            throw std::runtime_error("the update of " + name + " to " + core::describe(request) + " was admitted");
+        return std::get<ResizeError>(std::move(result));
+    }
+
+    // Runs the loop until the stored record of `name` satisfies `holds`.
+    bool recordBecomes(const std::string& name, const std::function<bool(const store::WorkloadRecord&)>& holds)
+    {
+        return test::runLoopUntil(loop_, [&] {
+            const auto record = store_.find(name);
+            return record && holds(*record);
+        });
+    }
+    static bool succeeded(const store::WorkloadRecord& record)
+    {
+        return record.updateState == UpdateState::Success && record.syncState == SyncState::Synchronized;
+    }
+
+    store::WorkloadRecord stored(const std::string& name)
+    {
+        auto record = store_.find(name);
+        if (!record)
+            throw std::runtime_error("the store does not know " + name);
+        return *record;
+    }
+
+    Amounts allocated() { return manager_->budget().allocated; }
+    std::string quotaOf(const std::string& cgroup) const { return tree_.read("cpu", cgroup, "cpu.cfs_quota_us"); }
+
+    test::CgroupTree tree_;
+    resized::test::TempDirectory state_;
+    store::StateStore store_{state_.path() / "state.db"};
+    cgroup::DriverSelector drivers_{tree_.root(), cgroup::DriverChoice::Cgroupfs};
+    EventLoop loop_;
+    test::FakeSource source_;
+    std::optional<ResourceManager> manager_;
+};
+
+TEST_F(ResourceManagerTest, UpdatingARunningWorkloadWritesItsCgroupAndHoldsTheAllocation)
+{
+    const auto cgroup = run("web");
+    // Unmanaged so far: counted at what its cgroup holds.
+    EXPECT_EQ(allocated(), (Amounts{0, kCreatedMemory}));
+
+    const auto record = updated("web", {.cpuMillis = 1500, .memoryMax = 512 * kMi});
+
+    EXPECT_EQ(record.updateState, UpdateState::Success);
+    EXPECT_EQ(record.syncState, SyncState::Synchronized);
+    EXPECT_EQ(record.generation, 1u);
+    EXPECT_EQ(record.observedGeneration, 1u);
+    EXPECT_EQ(record.desired, (core::Resources{.cpuMillis = 1500, .memoryMax = 512 * kMi}));
+    EXPECT_EQ(record.actual.cpuMillis, 1500u);
+    EXPECT_EQ(record.actual.memoryMax, 512 * kMi);
+    EXPECT_EQ(record.containerId, idOf("web"));
+    EXPECT_EQ(record.cgroupPath, cgroup);
+    EXPECT_EQ(record.driver, "cgroupfs-v1");
+    EXPECT_EQ(quotaOf(cgroup), "150000");
+    EXPECT_EQ(tree_.read("memory", cgroup, "memory.limit_in_bytes"), std::to_string(512 * kMi));
+
+    // Committed: the record as answered, the allocation held, no
+    // reservation left.
+    EXPECT_EQ(stored("web"), record);
+    EXPECT_TRUE(record.holdsAllocation);
+    EXPECT_EQ(record.allocated, (Amounts{1500, 512 * kMi}));
+    EXPECT_TRUE(store_.reservations().empty());
+    EXPECT_EQ(manager_->budget().reserved, Amounts{});
+    EXPECT_EQ(allocated(), (Amounts{1500, 512 * kMi}));
+    const auto history = store_.history("web", 10);
+    ASSERT_EQ(history.size(), 1u);
+    EXPECT_EQ(history[0].operation, "update");
+    EXPECT_EQ(history[0].result, "success");
+}
+
+TEST_F(ResourceManagerTest, UpdatingAStoppedWorkloadHoldsItsAllocationAndWritesItWhenItStarts)
+{
+    create("db", idOf("db"), {.cpuMillis = 500});
+
+    const auto record = updated("db", {.cpuMillis = 1000});
+
+    EXPECT_EQ(record.updateState, UpdateState::Pending);
+    EXPECT_EQ(record.syncState, SyncState::Pending);
+    EXPECT_EQ(record.runState, RunState::Stopped);
+    EXPECT_TRUE(record.holdsAllocation);
+    // The memory limit it was created with counts: no desired value for it.
+    EXPECT_EQ(record.allocated, (Amounts{1000, kCreatedMemory}));
+    EXPECT_EQ(stored("db"), record);
+    EXPECT_EQ(allocated(), (Amounts{1000, kCreatedMemory}));
+    EXPECT_TRUE(store_.reservations().empty());
+
+    const auto cgroup = start("db");
+    ASSERT_TRUE(recordBecomes("db", succeeded));
+    EXPECT_EQ(quotaOf(cgroup), "100000");
+    EXPECT_EQ(stored("db").runState, RunState::Running);
+    EXPECT_EQ(allocated(), (Amounts{1000, kCreatedMemory}));
+}
+
+TEST_F(ResourceManagerTest, AnIncreaseBeyondWhatIsAvailableIsRefusedAndChangesNothing)
+{
+    run("a");
+    const auto b = run("b");
+    updated("a", {.cpuMillis = 3000});
+
+    const auto cpu = refused("b", {.cpuMillis = 1500});
+    EXPECT_EQ(cpu.code(), ErrorCode::InsufficientResources);
+    EXPECT_STREQ(cpu.what(), "asked 1500m more CPU, 1 available on this node");
+    // b holds its 256Mi already; 4Gi − 2 × 256Mi are free.
+    const auto memory = refused("b", {.memoryMax = kNodeMemory - 128 * kMi});
+    EXPECT_EQ(memory.code(), ErrorCode::InsufficientResources);
+    EXPECT_STREQ(memory.what(), "asked 3712Mi more memory, 3584Mi available on this node");
+
+    EXPECT_EQ(quotaOf(b), "-1");
+    EXPECT_EQ(tree_.read("memory", b, "memory.limit_in_bytes"), std::to_string(kCreatedMemory));
+    EXPECT_FALSE(store_.find("b"));
+    EXPECT_TRUE(store_.reservations().empty());
+    EXPECT_EQ(allocated(), (Amounts{3000, 2 * kCreatedMemory}));
+}
+
+TEST_F(ResourceManagerTest, AnInfeasibleRequestOfAKnownWorkloadIsRecordedAsInfeasible)
+{
+    const auto cgroup = run("a");
+    updated("a", {.cpuMillis = 1000});
+
+    const auto error = refused("a", {.cpuMillis = 5000});
+
+    EXPECT_EQ(error.code(), ErrorCode::Infeasible);
+    EXPECT_STREQ(error.what(), "asked 5 CPU, more than this node's allocatable 4");
+    const auto record = stored("a");
+    EXPECT_EQ(record.updateState, UpdateState::Infeasible);
+    EXPECT_EQ(record.message, error.what());
+    EXPECT_EQ(record.desired, (core::Resources{.cpuMillis = 1000}));
+    EXPECT_EQ(record.generation, 1u);
+    EXPECT_EQ(record.allocated, (Amounts{1000, kCreatedMemory}));
+    EXPECT_EQ(quotaOf(cgroup), "100000");
+}
+
+TEST_F(ResourceManagerTest, AnInfeasibleRequestOfAnUnmanagedWorkloadLeavesNoRecord)
+{
+    run("a");
+    const auto error = refused("a", {.memoryMax = 5 * kGi});
+    EXPECT_EQ(error.code(), ErrorCode::Infeasible);
+    EXPECT_STREQ(error.what(), "asked 5Gi memory, more than this node's allocatable 4Gi");
+    EXPECT_FALSE(store_.find("a"));
+}
+
+TEST_F(ResourceManagerTest, CpusOutsideTheNodeOrTheParentCgroupAreInfeasible)
+{
+    tree_.restrictParent("/restricted", "0-1");
+    const auto cgroup = run("r", idOf("r"), "/restricted");
+
+    const auto outsideNode = refused("r", {.allowedCpus = "4"});
+    EXPECT_EQ(outsideNode.code(), ErrorCode::Infeasible);
+    EXPECT_STREQ(outsideNode.what(), "asked CPUs 4, this node has 0-3");
+    const auto outsideParent = refused("r", {.allowedCpus = "2-3"});
+    EXPECT_EQ(outsideParent.code(), ErrorCode::Infeasible);
+    EXPECT_STREQ(outsideParent.what(), "asked CPUs 2-3, the workload's parent cgroup allows 0-1");
+    EXPECT_EQ(tree_.read("cpuset", cgroup, "cpuset.cpus"), "0-1");
+
+    EXPECT_EQ(updated("r", {.allowedCpus = "1"}).updateState, UpdateState::Success);
+    EXPECT_EQ(tree_.read("cpuset", cgroup, "cpuset.cpus"), "1");
+}
+
+TEST_F(ResourceManagerTest, ADeferredUpdateIsAppliedWhenAnotherWorkloadShrinks)
+{
+    run("a");
+    const auto b = run("b");
+    updated("a", {.cpuMillis = 3000});
+    UpdateOptions defer;
+    defer.defer = true;
+
+    const auto waiting = updated("b", {.cpuMillis = 1500}, defer);
+
+    EXPECT_EQ(waiting.updateState, UpdateState::Deferred);
+    EXPECT_EQ(waiting.message, "waiting for capacity: asked 1500m more CPU, 1 available on this node");
+    ASSERT_EQ(store_.deferredUpdates().size(), 1u);
+    EXPECT_EQ(store_.deferredUpdates()[0].workload, "b");
+    EXPECT_EQ(quotaOf(b), "-1");
+    EXPECT_EQ(allocated().cpuMillis, 3000u);
+
+    updated("a", {.cpuMillis = 2000});
+    ASSERT_TRUE(recordBecomes("b", succeeded));
+    EXPECT_EQ(quotaOf(b), "150000");
+    EXPECT_EQ(stored("b").desired, (core::Resources{.cpuMillis = 1500}));
+    EXPECT_TRUE(store_.deferredUpdates().empty());
+    EXPECT_EQ(allocated().cpuMillis, 3500u);
+}
+
+TEST_F(ResourceManagerTest, AForgottenRunningWorkloadCountsAtWhatItsCgroupHolds)
+{
+    const auto cgroup = run("a");
+    updated("a", {.cpuMillis = 1500, .memoryMax = 512 * kMi});
+
+    manager_->forget("a", 0);
+
+    EXPECT_FALSE(store_.find("a"));
+    EXPECT_EQ(quotaOf(cgroup), "150000");
+    EXPECT_EQ(allocated(), (Amounts{1500, 512 * kMi}));
+    // From now on as any container resized does not manage: a change by
+    // hand is what counts.
+    tree_.write("cpu", cgroup, "cpu.cfs_quota_us", "100000");
+    manager_->resynchronise();
+    EXPECT_EQ(allocated(), (Amounts{1000, 512 * kMi}));
+    EXPECT_EQ(errorCodeOf([&] { manager_->forget("a", 0); }), ErrorCode::NoSuchWorkload);
+}
+
+TEST_F(ResourceManagerTest, PausedAndStoppedWorkloadsKeepTheirAllocation)
+{
+    const auto cgroup = run("a");
+    run("b");
+    updated("a", {.cpuMillis = 3000});
+
+    pause("a");
+    EXPECT_EQ(stored("a").runState, RunState::Paused);
+    EXPECT_TRUE(stored("a").holdsAllocation);
+    EXPECT_EQ(allocated().cpuMillis, 3000u);
+    EXPECT_EQ(refused("b", {.cpuMillis = 1500}).code(), ErrorCode::InsufficientResources);
+    // A frozen container keeps its cgroup: it is resized at once.
+    EXPECT_EQ(updated("a", {.cpuMillis = 2500}).updateState, UpdateState::Success);
+    EXPECT_EQ(quotaOf(cgroup), "250000");
+
+    stop("a");
+    EXPECT_EQ(stored("a").runState, RunState::Stopped);
+    EXPECT_TRUE(stored("a").holdsAllocation);
+    EXPECT_EQ(allocated().cpuMillis, 2500u);
+    EXPECT_EQ(refused("b", {.cpuMillis = 2000}).code(), ErrorCode::InsufficientResources);
+    // Lowered while stopped: held at the new figure at once.
+    EXPECT_EQ(updated("a", {.cpuMillis = 2000}).updateState, UpdateState::Pending);
+    EXPECT_EQ(allocated().cpuMillis, 2000u);
+    EXPECT_EQ(updated("b", {.cpuMillis = 2000}).updateState, UpdateState::Success);
+}
+
+TEST_F(ResourceManagerTest, ARemovedWorkloadsAllocationIsReleasedAfterTheGrace)
+{
+    run("a");
+    updated("a", {.cpuMillis = 1500});
+
+    removeContainer("a");
+    // Held still: the loop has not run since, so the grace cannot be over.
+    EXPECT_EQ(stored("a").runState, RunState::Removed);
+    EXPECT_TRUE(stored("a").holdsAllocation);
+    EXPECT_EQ(allocated().cpuMillis, 1500u);
+
+    ASSERT_TRUE(recordBecomes("a", [](const auto& record) { return !record.holdsAllocation; }));
+    EXPECT_EQ(allocated(), Amounts{});
+    const auto released = stored("a");
+    EXPECT_EQ(released.desired, (core::Resources{.cpuMillis = 1500}));
+    EXPECT_EQ(released.updateState, UpdateState::Pending);
+    EXPECT_EQ(released.allocated, Amounts{});
+
+    // A container of that name appears later: admitted again and written.
+    const auto again = run("a", idOf("a, later"));
+    ASSERT_TRUE(recordBecomes("a", [](const auto& record) { return succeeded(record) && record.holdsAllocation; }));
+    EXPECT_EQ(quotaOf(again), "150000");
+    EXPECT_EQ(stored("a").containerId, idOf("a, later"));
+    EXPECT_EQ(allocated().cpuMillis, 1500u);
+}
+
+TEST_F(ResourceManagerTest, AWorkloadRecreatedWithinTheGraceKeepsItsAllocationAndLimits)
+{
+    run("a");
+    updated("a", {.cpuMillis = 1500});
+    removeContainer("a");
+
+    const auto again = run("a", idOf("a, replaced"));
+    ASSERT_TRUE(recordBecomes("a", [](const auto& record) {
+        return record.containerId == idOf("a, replaced") && succeeded(record);
+    }));
+    EXPECT_EQ(quotaOf(again), "150000");
+
+    // sd-event fires a timer up to 250 ms late: this one comes after the
+    // release timer whatever the delays.
+    bool gracePassed = false;
+    const auto afterGrace = loop_.after(kRemovedGrace + 500ms, [&] { gracePassed = true; });
+    ASSERT_TRUE(test::runLoopUntil(loop_, [&] { return gracePassed; }));
+    EXPECT_TRUE(stored("a").holdsAllocation);
+    EXPECT_EQ(stored("a").runState, RunState::Running);
+    EXPECT_EQ(allocated().cpuMillis, 1500u);
+}
+
+TEST_F(ResourceManagerTest, AKnownWorkloadsNameIsNeverAnotherContainersIdPrefix)
+{
+    // A name that is also a short ID: twelve hex digits.
+    const std::string name = "b3b3b3b3b3b3";
+    run(name);
+    updated(name, {.cpuMillis = 1000});
+    removeContainer(name);
+    const auto other = run("other", name + std::string(52, '0'));
+
+    const auto record = updated(name, {.cpuMillis = 1200});
+
+    EXPECT_EQ(record.name, name);
+    EXPECT_EQ(record.containerId, idOf(name));
+    EXPECT_EQ(record.updateState, UpdateState::Pending);
+    EXPECT_EQ(quotaOf(other), "-1");
+    EXPECT_FALSE(store_.find("other"));
+    EXPECT_EQ(manager_->status(name).containerId, idOf(name));
+    manager_->reconcile(name);
+    EXPECT_EQ(stored(name).runState, RunState::Removed);
+    EXPECT_EQ(stored(name).containerId, idOf(name));
+}
+
+TEST_F(ResourceManagerTest, AnUnknownNameIsNeverAContainerIdPrefix)
+{
+    const std::string id = "db" + std::string(62, 'e');
+    const auto cgroup = run("web", id);
+
+    EXPECT_EQ(errorCodeOf([&] { updateNow("db", {.cpuMillis = 500}); }), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(errorCodeOf([&] { manager_->validate("db", {.cpuMillis = 500}); }), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(errorCodeOf([&] { manager_->status("db"); }), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(quotaOf(cgroup), "-1");
+
+    // Twelve digits are Podman's short ID: the container, under its name.
+    const auto record = updated(id.substr(0, 12), {.cpuMillis = 700});
+    EXPECT_EQ(record.name, "web");
+    EXPECT_EQ(quotaOf(cgroup), "70000");
+
+    // Unless they name two containers.
+    run("web2", "db" + std::string(61, 'e') + "f");
+    EXPECT_EQ(errorCodeOf([&] { updateNow(id.substr(0, 12), {.cpuMillis = 800}); }), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(quotaOf(cgroup), "70000");
+}
+
+TEST_F(ResourceManagerTest, AnUnreachableRuntimeIsRuntimeUnavailable)
+{
+    run("a");
+    ASSERT_TRUE(manager_->runtimeConnected());
+
+    source_.setReachable(false);
+    EXPECT_EQ(errorCodeOf([&] { updateNow("a", {.cpuMillis = 500}); }), ErrorCode::RuntimeUnavailable);
+    EXPECT_EQ(errorCodeOf([&] { manager_->validate("a", {.cpuMillis = 500}); }), ErrorCode::RuntimeUnavailable);
+    EXPECT_FALSE(manager_->runtimeConnected());
+    // This node has no source of pods at all.
+    EXPECT_EQ(errorCodeOf([&] { manager_->validate("pod:shop", {.cpuMillis = 500}); }),
+              ErrorCode::RuntimeUnavailable);
+
+    source_.setReachable(true);
+    EXPECT_EQ(updated("a", {.cpuMillis = 500}).updateState, UpdateState::Success);
+    EXPECT_TRUE(manager_->runtimeConnected());
+}
+
+TEST_F(ResourceManagerTest, UnmanagedContainersCountWhatTheirCgroupsHoldNow)
+{
+    // Created with 256Mi and no CPU limit, changed by hand since.
+    const auto cgroup = run("u");
+    tree_.write("cpu", cgroup, "cpu.cfs_quota_us", "50000");
+    tree_.write("memory", cgroup, "memory.limit_in_bytes", std::to_string(768 * kMi));
+    manager_->resynchronise();
+    EXPECT_EQ(allocated(), (Amounts{500, 768 * kMi}));
+
+    stop("u");
+    EXPECT_EQ(allocated(), Amounts{});
+}
+
+TEST_F(ResourceManagerTest, KeysWithoutADesiredValueCountWhatTheCgroupHoldsNow)
+{
+    const auto cgroup = run("m");
+    updated("m", {.cpuMillis = 1000});
+    EXPECT_EQ(stored("m").allocated, (Amounts{1000, kCreatedMemory}));
+
+    tree_.write("memory", cgroup, "memory.limit_in_bytes", std::to_string(kGi));
+    manager_->reconcile("m");
+
+    EXPECT_EQ(stored("m").allocated, (Amounts{1000, kGi}));
+    EXPECT_EQ(allocated(), (Amounts{1000, kGi}));
+    EXPECT_EQ(stored("m").syncState, SyncState::Synchronized);
+}
+
+// Podman still says running, the cgroup is gone (the container is exiting):
+// both refuse, for the same reason, and nothing is remembered.
+TEST_F(ResourceManagerTest, ACgroupThatCannotBeReadIsRefusedByValidateAndUpdateAlike)
+{
+    const auto cgroup = run("a");
+    tree_.remove(cgroup);
+
+    const auto [allowed, reason] = manager_->validate("a", {.cpuMillis = 500});
+    const auto error = refused("a", {.cpuMillis = 500});
+
+    EXPECT_FALSE(allowed);
+    EXPECT_EQ(error.code(), ErrorCode::ApplyFailed);
+    EXPECT_EQ(error.what(), reason);
+    EXPECT_NE(reason.find("cannot read the workload's cgroup"), std::string::npos) << reason;
+    EXPECT_FALSE(store_.find("a"));
+}
+
+// ValidateResourceUpdate and UpdateResources must never disagree: one
+// request after another, through both, on workloads in every situation.
+TEST_F(ResourceManagerTest, ValidateAndADryRunGiveTheSameAnswerForEveryRequest)
+{
+    tree_.restrictParent("/restricted", "0-1");
+    run("filler");
+    updated("filler", {.cpuMillis = 2000, .memoryMax = 2 * kGi});
+    run("managed");
+    updated("managed", {.cpuMillis = 500});
+    run("unmanaged");
+    run("restricted", idOf("restricted"), "/restricted");
+    create("stopped", idOf("stopped"), {.cpuMillis = 700});
+    run("removed");
+    updated("removed", {.cpuMillis = 300});
+    removeContainer("removed");
+    // Left: 4000m − 2000m − 500m − 300m of CPU; 4Gi − 2Gi − 4 × 256Mi of memory.
+    ASSERT_EQ(manager_->budget().available(), (Amounts{1200, kGi}));
+
+    std::vector<core::Resources> requests;
+    const uint64_t cpus[] = {1, 300, 1000, 1500, 2500, 4000, 4001, core::kUnlimited};
+    const uint64_t memories[] = {4 * kMi, 256 * kMi, kGi, kGi + 512 * kMi, 4 * kGi, 5 * kGi, core::kUnlimited};
+    const char* cpusets[] = {"", "0", "1-2", "3", "4"};
+    for (const auto cpu : cpus) {
+        requests.push_back({.cpuMillis = cpu});
+        for (const auto memory : memories)
+            requests.push_back({.cpuMillis = cpu, .memoryMax = memory});
+        for (const auto* cpuset : cpusets)
+            requests.push_back({.cpuMillis = cpu, .allowedCpus = cpuset});
+    }
+    for (const auto memory : memories)
+        requests.push_back({.memoryMax = memory, .memoryHigh = memory == core::kUnlimited ? memory : memory / 2});
+    for (const auto* cpuset : cpusets)
+        requests.push_back({.cpuWeight = 200, .allowedCpus = cpuset});
+
+    std::map<std::string, int> answers;
+    UpdateOptions dryRun;
+    dryRun.dryRun = true;
+    for (const std::string workload : {"managed", "unmanaged", "restricted", "stopped", "removed"}) {
+        for (const auto& request : requests) {
+            SCOPED_TRACE(workload + ": " + core::describe(request));
+            const auto [allowed, reason] = manager_->validate(workload, request);
+            const auto before = store_.workloads();
+            const auto result = updateNow(workload, request, dryRun);
+            if (allowed) {
+                EXPECT_TRUE(std::holds_alternative<store::WorkloadRecord>(result))
+                    << std::get<ResizeError>(result).what();
+                ++answers["admitted"];
+            } else if (const auto* error = std::get_if<ResizeError>(&result)) {
+                EXPECT_TRUE(error->code() == ErrorCode::InsufficientResources || error->code() == ErrorCode::Infeasible)
+                    << dbusErrorName(error->code());
+                EXPECT_EQ(error->what(), reason);
+                ++answers[std::string(dbusErrorName(error->code()))];
+            } else {
+                ADD_FAILURE() << "validate refused (" << reason << "), the dry run admitted";
+            }
+            EXPECT_EQ(store_.workloads(), before) << "a dry run changed the store";
+        }
+    }
+    // The grid reaches every answer.
+    EXPECT_GT(answers["admitted"], 0);
+    EXPECT_GT(answers["io.resized1.Error.InsufficientResources"], 0);
+    EXPECT_GT(answers["io.resized1.Error.Infeasible"], 0);
+}
+
+}  // namespace
+}  // namespace resized::service
