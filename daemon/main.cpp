@@ -69,9 +69,8 @@ int run(const resized::CommandLine& commandLine)
     managerObject.publishWorkloads();
     bus::BusEventSource busSource(*connection, loop);
     bus::SystemdReloadWatch systemdReloadWatch(*connection, manager);
-    connection->requestName(kBusName);
-    runtimeWatcher.start();
-
+    // Before the name is taken: a client that sees it may stop us at once,
+    // and SIGTERM must then end the loop, not the process.
     loop.onSignal(SIGHUP, [&] {
         try {
             const service::Settings reloaded = settingsFrom(commandLine);
@@ -86,6 +85,9 @@ int run(const resized::CommandLine& commandLine)
     });
     loop.onSignal(SIGTERM, [&loop] { loop.exit(EXIT_SUCCESS); });
     loop.onSignal(SIGINT, [&loop] { loop.exit(EXIT_SUCCESS); });
+    connection->requestName(kBusName);
+    runtimeWatcher.start();
+
     loop.enableWatchdog();
     const auto budget = manager.budget();
     spdlog::info("serving {} (cgroup {}, {} CPU millis and {} bytes allocatable)", kBusName,
