@@ -146,10 +146,14 @@ rm /etc/resized/resized.conf
 echo "== the systemd backend in the sandbox of resized.service"
 # For once resized.service runs the backend's own test instead of the
 # daemon: the same sandbox, so a privilege it lacks shows up here.
+# The sandbox's PrivateTmp= hides /tmp and /var/tmp, where the build folder
+# may live: the binary runs from a copy outside them.
+sandboxed_backend_test=/usr/local/libexec/resized-vm-test/$(basename "$backend_test")
+install -D -m 755 "$backend_test" "$sandboxed_backend_test"
 systemctl stop resized
 mkdir -p /run/systemd/system/resized.service.d
 printf '[Service]\nType=oneshot\nExecStart=\nExecStart=%s --gtest_brief=1\nWatchdogSec=0\nRestart=no\n' \
-    "$backend_test" > /run/systemd/system/resized.service.d/backend-test.conf
+    "$sandboxed_backend_test" > /run/systemd/system/resized.service.d/backend-test.conf
 systemctl daemon-reload
 cursor=$(journalctl -n 0 --show-cursor -q | sed -n 's/^-- cursor: //p')
 check "systemd_backend_test passes inside the sandbox" systemctl start resized
