@@ -4,6 +4,8 @@
 #include "support/test_label.h"
 #include "support/wait.h"
 
+#include <sched.h>
+
 #include <cctype>
 #include <fstream>
 #include <iostream>
@@ -11,6 +13,25 @@
 
 namespace resized::integration
 {
+
+std::set<unsigned> affinityCpus()
+{
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
+    {
+        throw std::runtime_error("sched_getaffinity failed");
+    }
+    std::set<unsigned> cpus;
+    for (unsigned cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    {
+        if (CPU_ISSET(cpu, &mask))
+        {
+            cpus.insert(cpu);
+        }
+    }
+    return cpus;
+}
 
 void DaemonTest::SetUp()
 {

@@ -10,11 +10,16 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace resized::integration
 {
+
+// The CPUs this process may run on: the node's CPUs as the daemon counts them
+// (it inherits the test's affinity).
+std::set<unsigned> affinityCpus();
 
 // Every test gets a resized of its own on the private bus of with-testenv.sh,
 // with fresh state and a configuration with a known system reserve; its

@@ -157,7 +157,15 @@ TEST_F(RefusalTest, MoreCpuThanTheNodeHasIsInfeasible)
 
 TEST_F(RefusalTest, CpuTheNodeLacksIsInfeasible)
 {
-    const auto error = refusedUpdate(name(), ResourceValues{.allowedCpus = "7"}.toDictionary());
+    const auto cpus = affinityCpus();
+    unsigned lacking = 0;
+    while (cpus.contains(lacking))
+    {
+        ++lacking;
+    }
+
+    const auto error = refusedUpdate(
+        name(), ResourceValues{.allowedCpus = std::to_string(lacking)}.toDictionary());
 
     ASSERT_TRUE(error) << "the update was applied";
     EXPECT_EQ(error->getName(), infeasible) << error->getMessage();

@@ -4,7 +4,6 @@
 #include "daemon_test.h"
 
 #include <linux/magic.h>
-#include <sched.h>
 #include <sys/statfs.h>
 
 #include <gmock/gmock.h>
@@ -22,17 +21,6 @@ namespace
 using ::testing::IsEmpty;
 using ::testing::IsSupersetOf;
 using ::testing::Not;
-
-std::uint64_t affinityCpuCount()
-{
-    cpu_set_t mask;
-    CPU_ZERO(&mask);
-    if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
-    {
-        throw std::runtime_error("sched_getaffinity failed");
-    }
-    return static_cast<std::uint64_t>(CPU_COUNT(&mask));
-}
 
 std::uint64_t memTotal()
 {
@@ -89,7 +77,7 @@ using ManagerTest = DaemonTest;
 TEST_F(ManagerTest, CapacityIsTheMachineLessTheConfiguredReserve)
 {
     EXPECT_EQ(client().managerNumber("CpuCapacityMillis"),
-              affinityCpuCount() * 1000 - reservedCpuMillis);
+              affinityCpus().size() * 1000 - reservedCpuMillis);
     EXPECT_EQ(client().managerNumber("MemoryCapacity"), memTotal() - reservedMemory);
 }
 
