@@ -90,6 +90,16 @@ std::uint64_t ResizedClient::managerNumber(const std::string& name)
     return managerProperty(name).get<std::uint64_t>();
 }
 
+Dictionary ResizedClient::managerProperties()
+{
+    Dictionary properties;
+    manager_->callMethod("GetAll")
+        .onInterface(propertiesInterface)
+        .withArguments(std::string(managerInterface))
+        .storeResultsTo(properties);
+    return properties;
+}
+
 Dictionary ResizedClient::workloadProperties(const sdbus::ObjectPath& path)
 {
     const auto workload = sdbus::createProxy(*connection_, busName, path);

@@ -47,6 +47,8 @@ class ResizedClient
     void forget(const std::string& workload);
 
     sdbus::Variant managerProperty(const std::string& name);
+    // Every property of the Manager in one call: one consistent snapshot.
+    Dictionary managerProperties();
     std::uint64_t managerNumber(const std::string& name);
     Dictionary workloadProperties(const sdbus::ObjectPath& path);
     ManagedObjects managedObjects();
