@@ -2,6 +2,7 @@
 // version, runtime connection, and the contract's members in introspection.
 
 #include "daemon_test.h"
+#include "interface_members.h"
 
 #include <linux/magic.h>
 #include <sys/statfs.h>
@@ -10,7 +11,6 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <regex>
 #include <set>
 
 namespace resized::integration
@@ -46,30 +46,6 @@ std::string hostCgroupVersion()
         throw std::runtime_error("cannot statfs /sys/fs/cgroup");
     }
     return filesystem.f_type == CGROUP2_SUPER_MAGIC ? "v2" : "v1";
-}
-
-// The members of one interface in an introspection document, each as
-// "method NAME", "signal NAME" or "property NAME TYPE".
-std::set<std::string> membersOf(const std::string& xml, const std::string& interface)
-{
-    const auto start = xml.find("<interface name=\"" + interface + "\">");
-    if (start == std::string::npos)
-    {
-        return {};
-    }
-    const auto end = xml.find("</interface>", start);
-    const std::string block = xml.substr(start, end - start);
-    static const std::regex member(
-        R"re(<(method|signal) name="([^"]+)"|<property name="([^"]+)" type="([^"]+)")re");
-    std::set<std::string> members;
-    for (auto match = std::sregex_iterator(block.begin(), block.end(), member);
-         match != std::sregex_iterator(); ++match)
-    {
-        members.insert((*match)[1].matched
-                           ? (*match)[1].str() + " " + (*match)[2].str()
-                           : "property " + (*match)[3].str() + " " + (*match)[4].str());
-    }
-    return members;
 }
 
 using ManagerTest = DaemonTest;
