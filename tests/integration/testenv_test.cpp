@@ -67,6 +67,18 @@ TEST_F(TestEnvironmentTest, ScopedContainerRemovesContainerAndCgroup)
     EXPECT_FALSE(std::filesystem::exists(cpuCgroup));
 }
 
+TEST_F(TestEnvironmentTest, ScopedContainerRemovesARenamedContainer)
+{
+    std::string id;
+    {
+        const ScopedContainer container(podman(), "testenv-renamed");
+        id = container.id();
+        ASSERT_TRUE(podman().run({"rename", id, "testenv-renamed-away"}).succeeded());
+    }
+
+    EXPECT_FALSE(podman().run({"container", "exists", id}).succeeded());
+}
+
 TEST_F(TestEnvironmentTest, MemoryHolderIsChargedToItsCgroup)
 {
     constexpr std::uint64_t mebibytes = 48;
