@@ -2,10 +2,10 @@
 // cgroup parent of the test's own whose CPU quota is then lowered, so that
 // the kernel refuses (EINVAL) to give the container back its desired quota.
 
-#include "cgroup_parent.h"
 #include "manager_signals.h"
 #include "reconcile_test.h"
 
+#include "support/cgroup_parent.h"
 #include "support/wait.h"
 
 #include <gtest/gtest.h>
