@@ -36,6 +36,8 @@ class DaemonTest : public IntegrationTest
     // Starts the daemon with this test's state directory (again, after a
     // stop or a kill).
     void startDaemon();
+    // What startDaemon() starts the daemon with; a test may change it first.
+    DaemonOptions& daemonOptions() { return daemonOptions_; }
     DaemonProcess& daemon() { return *daemon_; }
     ResizedClient& client() { return *client_; }
     const PodmanCli& podman() const { return *podman_; }
