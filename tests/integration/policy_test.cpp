@@ -71,30 +71,9 @@ CommandResult busctlAs(const std::string& user, const std::vector<std::string>& 
 }
 
 // A managed container, so that its Workload object exists for the calls.
-class BusPolicyTest : public DaemonTest
+class BusPolicyTest : public ManagedContainerTest
 {
   protected:
-    void SetUp() override
-    {
-        DaemonTest::SetUp();
-        if (IsSkipped())
-        {
-            return;
-        }
-        container_.emplace(podman(), containerName("c"));
-        client().updateResources(name(), managed);
-    }
-
-    void TearDown() override
-    {
-        container_.reset();
-        DaemonTest::TearDown();
-    }
-
-    const std::string& name() const { return container_->name(); }
-    std::string workloadPath() const { return workloadPathOf(name()); }
-    std::filesystem::path cgroupPath() const { return container_->cgroupPath(); }
-
     // The Manager's and the Workload's methods that only read.
     std::vector<ContractCall> reads() const
     {
@@ -120,16 +99,19 @@ class BusPolicyTest : public DaemonTest
         };
     }
 
+    std::string pathOf(const ContractCall& call) const
+    {
+        return call.interface == managerInterface ? std::string(managerPath) : workloadPath();
+    }
+
     // The answer of call made by user through hostile_bus_caller, which
     // prints the error's name and message ("ok" when it succeeded): busctl
     // hides the message of AccessDenied, which tells the bus's refusal from
     // the daemon's.
     std::string answerOf(const std::string& user, const ContractCall& call) const
     {
-        std::vector<std::string> argv{
-            "runuser", "-u", user, "--", HOSTILE_BUS_CALLER,
-            call.interface == managerInterface ? managerPath : workloadPath(), call.interface,
-            call.method};
+        std::vector<std::string> argv{"runuser", "-u", user, "--", HOSTILE_BUS_CALLER,
+                                      pathOf(call), call.interface, call.method};
         if (call.interface == managerInterface)
         {
             argv.push_back(name());
@@ -139,9 +121,8 @@ class BusPolicyTest : public DaemonTest
 
     CommandResult callAs(const std::string& user, const ContractCall& call) const
     {
-        std::vector<std::string> arguments{
-            "call", busName, call.interface == managerInterface ? managerPath : workloadPath(),
-            call.interface, call.method};
+        std::vector<std::string> arguments{"call", busName, pathOf(call), call.interface,
+                                           call.method};
         arguments.insert(arguments.end(), call.arguments.begin(), call.arguments.end());
         return busctlAs(user, arguments);
     }
@@ -149,16 +130,11 @@ class BusPolicyTest : public DaemonTest
     // The container's limits and desired state are still those of SetUp.
     void expectUntouched()
     {
-        EXPECT_EQ(CgroupLimits::read(cgroupPath()).cpuMillis(), managed.cpuMillis);
+        EXPECT_EQ(CgroupLimits::read(container().cgroupPath()).cpuMillis(), managed.cpuMillis);
         const Dictionary status = client().getResourceStatus(name());
         EXPECT_EQ(desiredOf(status), managed);
         EXPECT_EQ(entryOf<std::uint64_t>(status, "Generation"), 1U);
     }
-
-    static inline const ResourceValues managed{.cpuMillis = 300};
-
-  private:
-    std::optional<ScopedContainer> container_;
 };
 
 TEST_F(BusPolicyTest, EveryMethodOfTheContractIsAReadOrAChange)
@@ -246,7 +222,7 @@ TEST_F(BusPolicyTest, DaemonCarriesOutChangesOfRoot)
         // UpdateResources asks 500m, Update 400m, and Reconcile keeps that.
         const std::uint64_t expected = call.method == "UpdateResources" ? 500 : 400;
         EXPECT_EQ(desiredOf(status).cpuMillis, expected);
-        EXPECT_EQ(CgroupLimits::read(cgroupPath()).cpuMillis(), expected);
+        EXPECT_EQ(CgroupLimits::read(container().cgroupPath()).cpuMillis(), expected);
     }
 }
 

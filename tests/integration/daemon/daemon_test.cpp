@@ -91,6 +91,27 @@ bool DaemonTest::cpuAllocationReaches(std::uint64_t millis)
                      std::chrono::seconds(30));
 }
 
+void ManagedContainerTest::SetUp()
+{
+    DaemonTest::SetUp();
+    if (IsSkipped())
+    {
+        return;
+    }
+    // Created with a CPU limit, the container shows when the daemon has
+    // handled its start, which reconciles too: the allocation grows by it.
+    // Only then is it managed, so that no repair of the start races a test.
+    container_.emplace(podman(), containerName("c"), std::vector<std::string>{"--cpus=0.1"});
+    ASSERT_TRUE(cpuAllocationReaches(100)) << "resized did not see the container start";
+    client().updateResources(name(), managed);
+}
+
+void ManagedContainerTest::TearDown()
+{
+    container_.reset();
+    DaemonTest::TearDown();
+}
+
 std::string DaemonTest::callAsNobody(const std::vector<std::string>& arguments)
 {
     std::vector<std::string> argv{"runuser", "-u", "nobody", "--", BUS_CALLER_BINARY};

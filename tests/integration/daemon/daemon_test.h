@@ -66,4 +66,23 @@ class DaemonTest : public IntegrationTest
     std::optional<ResizedClient> client_;
 };
 
+// A container that resized manages from the start of each test, at
+// `managed`; so that a test of a call on a managed workload (a refusal that
+// must change nothing, a method of its Workload object) starts from it.
+class ManagedContainerTest : public DaemonTest
+{
+  protected:
+    static inline const ResourceValues managed{.cpuMillis = 300, .memoryMax = 256 * mebibyte};
+
+    void SetUp() override;
+    void TearDown() override;
+
+    const ScopedContainer& container() const { return *container_; }
+    const std::string& name() const { return container_->name(); }
+    sdbus::ObjectPath workloadPath() const { return sdbus::ObjectPath(workloadPathOf(name())); }
+
+  private:
+    std::optional<ScopedContainer> container_;
+};
+
 } // namespace resized::integration

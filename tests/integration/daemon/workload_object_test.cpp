@@ -23,50 +23,25 @@ using ::testing::IsEmpty;
 
 constexpr auto bound = std::chrono::seconds(30);
 
-// A container resized manages, so that its Workload object exists.
-class WorkloadObjectTest : public DaemonTest
+class WorkloadObjectTest : public ManagedContainerTest
 {
   protected:
-    void SetUp() override
-    {
-        DaemonTest::SetUp();
-        if (IsSkipped())
-        {
-            return;
-        }
-        container_.emplace(podman(), containerName("c"));
-        client().updateResources(name(), managed);
-    }
-
-    void TearDown() override
-    {
-        container_.reset();
-        DaemonTest::TearDown();
-    }
-
-    const std::string& name() const { return container_->name(); }
-    sdbus::ObjectPath path() const { return sdbus::ObjectPath(workloadPathOf(name())); }
-    CgroupLimits limits() const { return CgroupLimits::read(container_->cgroupPath()); }
+    CgroupLimits limits() const { return CgroupLimits::read(container().cgroupPath()); }
 
     // 200m in the container's cgroup, written as somebody other than resized
     // would (the period is 100 ms).
     void driftBehindTheDaemonsBack() const
     {
-        std::ofstream(CgroupV1(container_->cgroupPath()).file("cpu", "cpu.cfs_quota_us"))
+        std::ofstream(CgroupV1(container().cgroupPath()).file("cpu", "cpu.cfs_quota_us"))
             << "20000";
     }
-
-    static inline const ResourceValues managed{.cpuMillis = 300, .memoryMax = 256 * mebibyte};
-
-  private:
-    std::optional<ScopedContainer> container_;
 };
 
 TEST_F(WorkloadObjectTest, UpdateAppliesAndAnswersTheResultingStatus)
 {
     const ResourceValues asked{.cpuMillis = 700, .memoryMax = 128 * mebibyte};
 
-    const Dictionary status = client().updateWorkload(path(), asked);
+    const Dictionary status = client().updateWorkload(workloadPath(), asked);
 
     EXPECT_EQ(entryOf<std::string>(status, "Workload"), name());
     EXPECT_EQ(desiredOf(status), asked);
@@ -89,7 +64,7 @@ TEST_F(WorkloadObjectTest, ReconcileRepairsALimitChangedBehindTheDaemonsBack)
     driftBehindTheDaemonsBack();
     ASSERT_EQ(limits().cpuMillis(), 200U);
 
-    client().reconcileWorkload(path());
+    client().reconcileWorkload(workloadPath());
 
     EXPECT_TRUE(waitUntil([&] { return limits().cpuMillis() == managed.cpuMillis; }, bound))
         << limits();
@@ -106,10 +81,10 @@ TEST_F(WorkloadObjectTest, ForgetDropsTheWorkloadAndKeepsItsLimits)
     const SignalRecorder signals;
     const CgroupLimits before = limits();
 
-    client().forgetWorkload(path());
+    client().forgetWorkload(workloadPath());
 
-    EXPECT_TRUE(signals.waitFor("InterfacesRemoved", path(), workloadInterface));
-    EXPECT_FALSE(client().managedObjects().contains(path()));
+    EXPECT_TRUE(signals.waitFor("InterfacesRemoved", workloadPath(), workloadInterface));
+    EXPECT_FALSE(client().managedObjects().contains(workloadPath()));
     EXPECT_THAT(client().listWorkloads(), IsEmpty());
     const Dictionary status = client().getResourceStatus(name());
     EXPECT_EQ(entryOf<std::string>(status, "SyncState"), "unknown");
@@ -120,7 +95,7 @@ TEST_F(WorkloadObjectTest, ForgetDropsTheWorkloadAndKeepsItsLimits)
 
 TEST_F(WorkloadObjectTest, PropertiesChangedAnnouncesAnUpdate)
 {
-    const PropertiesRecorder properties(path(), workloadInterface);
+    const PropertiesRecorder properties(workloadPath(), workloadInterface);
     const ResourceValues asked{.cpuMillis = 500, .memoryMax = managed.memoryMax};
 
     client().updateResources(name(), ResourceValues{.cpuMillis = 500});
@@ -134,7 +109,7 @@ TEST_F(WorkloadObjectTest, PropertiesChangedAnnouncesAnUpdate)
     ASSERT_FALSE(actuals.empty());
     EXPECT_EQ(std::get<ResourceValues>(actuals.back()).cpuMillis, 500U);
     // What was announced last is what the object holds now.
-    const Dictionary now = client().workloadProperties(path());
+    const Dictionary now = client().workloadProperties(workloadPath());
     EXPECT_EQ(ResourceValues::fromDictionary(entryOf<Dictionary>(now, "Actual")),
               std::get<ResourceValues>(actuals.back()));
 }
