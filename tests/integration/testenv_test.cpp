@@ -6,10 +6,14 @@
 #include "support/daemon_process.h"
 #include "support/integration_test.h"
 #include "support/podman_cli.h"
+#include "support/spawn.h"
+
+#include <stdlib.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
@@ -65,6 +69,51 @@ TEST_F(TestEnvironmentTest, ScopedContainerRemovesContainerAndCgroup)
 
     EXPECT_FALSE(podman().run({"container", "exists", "testenv-scoped"}).succeeded());
     EXPECT_FALSE(std::filesystem::exists(cpuCgroup));
+}
+
+TEST_F(TestEnvironmentTest, ScopedContainerRemovesARenamedContainer)
+{
+    std::string id;
+    {
+        const ScopedContainer container(podman(), "testenv-renamed");
+        id = container.id();
+        ASSERT_TRUE(podman().run({"rename", id, "testenv-renamed-away"}).succeeded());
+    }
+
+    EXPECT_FALSE(podman().run({"container", "exists", id}).succeeded());
+}
+
+// What a test run killed together with its janitor leaves: a cgroup
+// /resized-test-<pid>-* of its dead test process, a system group it
+// recorded, its folder. The next run's start removes them.
+TEST_F(TestEnvironmentTest, StartRemovesWhatDeadRunsLeftBehind)
+{
+    const pid_t dead = spawnProcess({"true"}, SpawnFileActions());
+    ASSERT_EQ(waitForExit(dead), 0);
+    const std::string label = "resized-test-" + std::to_string(dead);
+    const std::filesystem::path cgroup = "/sys/fs/cgroup/cpu/" + label + "-leftover";
+    std::filesystem::create_directories(cgroup / "child");
+    const char* temporary = std::getenv("TMPDIR");
+    std::string folderTemplate =
+        std::string(temporary != nullptr ? temporary : "/var/tmp") + "/resized-testenv.XXXXXX";
+    ASSERT_NE(::mkdtemp(folderTemplate.data()), nullptr);
+    const std::filesystem::path deadRun = folderTemplate;
+    std::ofstream(deadRun / "owner.pid") << dead << "\n";
+    const std::string group = label + "-g";
+    runCommandOrThrow({"groupadd", "--system", group});
+    std::filesystem::create_directories(deadRun / "system-accounts");
+    std::ofstream(deadRun / "system-accounts" / ("group-" + group)).flush();
+
+    const CommandResult nested = runCommand({WITH_TESTENV_SCRIPT, "true"});
+
+    EXPECT_EQ(nested.exitStatus, 0) << nested.standardError;
+    EXPECT_FALSE(std::filesystem::exists(cgroup)) << nested.standardError;
+    EXPECT_FALSE(std::filesystem::exists(deadRun)) << nested.standardError;
+    EXPECT_FALSE(runCommand({"getent", "group", group}).succeeded()) << nested.standardError;
+    // Whatever the outcome, nothing of it stays.
+    runCommand({"groupdel", group});
+    runCommand({"rmdir", (cgroup / "child").string(), cgroup.string()});
+    std::filesystem::remove_all(deadRun);
 }
 
 TEST_F(TestEnvironmentTest, MemoryHolderIsChargedToItsCgroup)

@@ -20,6 +20,13 @@
 # the script is interrupted; the script exits with CMD's exit code. A detached
 # janitor finishes the teardown if the script itself is killed (meson test
 # sends SIGKILL to the whole process group half a second after a timeout).
+# Teardown removes, besides what the script started itself, what a killed
+# test could not: the cgroups of the run's containers (and their processes),
+# the system accounts tests recorded in $RESIZED_TEST_DIR/system-accounts
+# (one empty file per account, named user-NAME or group-NAME), and the
+# /resized-test-<pid>-* cgroups of test processes that are gone. At start it
+# removes those cgroups too, and tears down the environments of runs that
+# died with their janitor.
 #
 # RESIZED_TEST_CACHE names a folder where the image tarball is kept between
 # runs (default: /var/tmp/resized-test-cache).
@@ -51,11 +58,17 @@ process_running() {
     [[ $state != Z ]]
 }
 
+# Whether pid is a live process of the environment in $T: its command line
+# names $T (a reused pid does not).
+process_of_this_environment() {
+    process_running "$1" && grep -qF -- "$T" "/proc/$1/cmdline" 2>/dev/null
+}
+
 kill_pid_file() {
     local pid_file=$1 pid
     [[ -f $pid_file ]] || return 0
     pid=$(<"$pid_file")
-    if kill "$pid" 2>/dev/null; then
+    if process_of_this_environment "$pid" && kill "$pid" 2>/dev/null; then
         for _ in $(seq 50); do
             process_running "$pid" || break
             sleep 0.1
@@ -69,16 +82,83 @@ mounts_under() {
     awk -v prefix="$1/" 'index($5, prefix) == 1 { print $5 }' /proc/self/mountinfo
 }
 
+# Removes a cgroup folder and those below it, children first (runc may
+# leave nested cgroups behind); a cgroup refuses while a process of it is
+# still exiting, so it is retried for a while.
+remove_cgroup_tree() {
+    local dir=$1
+    for _ in $(seq 50); do
+        [[ -d $dir ]] || return 0
+        find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null && return 0
+        sleep 0.1
+    done
+    log "warning: cannot remove cgroup $dir"
+    return 1
+}
+
+# The cgroup folders of a container and of its conmon, in every hierarchy:
+# under /libpod_parent, a pod's cgroup or a test's --cgroup-parent.
+cgroups_of_container() {
+    find /sys/fs/cgroup/*/ -maxdepth 4 -type d \
+        \( -name "libpod-$1" -o -name "libpod-conmon-$1" \) 2>/dev/null
+}
+
+# The container processes Podman could not stop (it may be gone itself):
+# they are this run's, found through their cgroups.
+kill_container_processes() {
+    local id dir pid
+    for id in $(containers_of_this_run); do
+        for dir in $(cgroups_of_container "$id"); do
+            for pid in $(cat "$dir/cgroup.procs" 2>/dev/null); do
+                kill -KILL "$pid" 2>/dev/null
+            done
+        done
+    done
+}
+
 remove_container_cgroups() {
     local id dir
     for id in $(containers_of_this_run); do
-        for dir in /sys/fs/cgroup/*/libpod_parent/libpod-"$id" \
-                   /sys/fs/cgroup/*/libpod_parent/libpod-conmon-"$id"; do
-            [[ -d $dir ]] || continue
-            # Children first: runc may leave nested cgroups behind.
-            find "$dir" -depth -type d -exec rmdir {} + 2>/dev/null ||
-                log "warning: cannot remove cgroup $dir"
+        for dir in $(cgroups_of_container "$id"); do
+            remove_cgroup_tree "$dir"
         done
+    done
+}
+
+# The cgroups /resized-test-<pid>-* that tests make (tests/unit/cgroup's
+# V1TestCgroup, ScopedCgroupParent) and remove themselves, unless they are
+# killed: those of test processes that are gone.
+remove_stale_test_cgroups() {
+    local dir pid
+    for dir in /sys/fs/cgroup/*/resized-test-*; do
+        [[ -d $dir ]] || continue
+        pid=${dir##*/resized-test-}
+        pid=${pid%%-*}
+        [[ $pid =~ ^[0-9]+$ ]] || continue
+        process_running "$pid" && continue
+        # A cgroup that stays is reported; it must not end the run.
+        remove_cgroup_tree "$dir" || true
+    done
+}
+
+# The system users and groups tests made and recorded (see the top), users
+# first: groupdel refuses a group that is still a user's primary group.
+remove_recorded_accounts() {
+    local record account
+    for record in "$T"/system-accounts/user-* "$T"/system-accounts/group-*; do
+        [[ -f $record ]] || continue
+        account=${record##*/}
+        case $account in
+        user-*)
+            ! getent passwd "${account#user-}" >/dev/null ||
+                userdel "${account#user-}" || log "warning: cannot remove user ${account#user-}"
+            ;;
+        group-*)
+            ! getent group "${account#group-}" >/dev/null ||
+                groupdel "${account#group-}" || log "warning: cannot remove group ${account#group-}"
+            ;;
+        esac
+        rm -f "$record"
     done
 }
 
@@ -89,7 +169,7 @@ report_leftovers() {
             log "warning: a process of container $id is still running"
             leftovers=1
         fi
-        if compgen -G "/sys/fs/cgroup/*/libpod_parent/libpod-$id" >/dev/null; then
+        if [[ -n $(cgroups_of_container "$id") ]]; then
             log "warning: cgroup of container $id is left"
             leftovers=1
         fi
@@ -119,7 +199,10 @@ teardown() {
     fi
     kill_pid_file "$T/podman-service.pid"
     kill_pid_file "$T/dbus.pid"
+    kill_container_processes
     remove_container_cgroups
+    remove_stale_test_cgroups
+    remove_recorded_accounts
     local mount_point
     for mount_point in $(mounts_under "$T" | sort -r); do
         umount --lazy "$mount_point" ||
@@ -138,6 +221,23 @@ run_janitor() {
         sleep 0.5
     done
     teardown
+}
+
+# The environments of earlier runs whose script and janitor both died (a
+# kill of everything): torn down as their janitor would have. A run is alive
+# while its script (the pid in owner.pid) or its janitor runs.
+tear_down_dead_environments() {
+    local dir owner
+    for dir in "${TMPDIR:-/var/tmp}"/resized-testenv.*; do
+        [[ -f $dir/owner.pid ]] || continue
+        owner=$(<"$dir/owner.pid")
+        if process_running "$owner" && grep -qF with-testenv "/proc/$owner/cmdline" 2>/dev/null; then
+            continue
+        fi
+        pgrep -f -- "--janitor [0-9]+ $dir\$" >/dev/null && continue
+        log "tearing down the environment of a dead run: $dir"
+        (T=$dir teardown)
+    done
 }
 
 write_bus_config() {
@@ -288,7 +388,10 @@ main() {
         echo "usage: $0 CMD [ARGS...]" >&2
         exit 2
     fi
+    tear_down_dead_environments
+    remove_stale_test_cgroups
     T=$(mktemp -d "${TMPDIR:-/var/tmp}/resized-testenv.XXXXXX")
+    echo $$ >"$T/owner.pid"
     # An unprivileged caller (runuser -u nobody) must reach the bus socket.
     chmod 0755 "$T"
     export RESIZED_TEST_DIR=$T

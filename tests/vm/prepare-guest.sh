@@ -18,7 +18,10 @@ die() { echo "prepare-guest: $*" >&2; exit 1; }
 for tool in qemu-system-x86_64 depmod modprobe dpkg-deb; do
     command -v "$tool" >/dev/null || die "$tool missing (packages: qemu-system-x86 kmod)"
 done
-[[ -x /bin/busybox ]] && /bin/busybox --list | grep -qx cpio || die "/bin/busybox missing or without cpio (package busybox-static)"
+# Captured first: `busybox --list | grep -q` under pipefail fails whenever
+# grep exits at its match before busybox has written the rest (SIGPIPE).
+busybox_applets=$(/bin/busybox --list 2>/dev/null) || true
+grep -qx cpio <<< "$busybox_applets" || die "/bin/busybox missing or without cpio (package busybox-static)"
 
 # The generic flavour: the cloud flavour has no 9p.
 kernel_package=${RESIZED_VM_KERNEL_PACKAGE:-$(apt-cache depends linux-image-amd64 2>/dev/null \

@@ -1,14 +1,21 @@
 // Many clients at once, each on a bus connection of its own, asking for more
-// CPU than the node has: admission must never let the cgroup files hold more
-// than the capacity, and every refusal must be InsufficientResources.
+// CPU than the node has: admission must never overcommit, and every refusal
+// must be InsufficientResources.
+//
+// The cgroup files are read only between rounds of concurrent calls, when
+// every call has been answered: a sum read file by file while the daemon
+// writes could add up values that never coexisted. While calls are in
+// flight, the daemon's own budget is checked instead, after every reply, in
+// one GetAll (the daemon answers it from one state).
 
 #include "daemon_test.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <atomic>
+#include <algorithm>
 #include <deque>
+#include <mutex>
 #include <thread>
 
 namespace resized::integration
@@ -21,130 +28,101 @@ using ::testing::Eq;
 
 constexpr std::size_t containerCount = 4;
 constexpr std::size_t clientCount = 16;
-constexpr std::size_t roundsPerClient = 3;
+constexpr std::size_t roundCount = 4;
+// Asks differ by up to four steps, so that the clients' requests fit in
+// varying combinations.
+constexpr std::uint64_t askSteps = 5;
 
-// Whether the CPU limits of containers add up to more than capacity at any
-// moment while it watches.
-class CpuSumWatcher
+// CpuAllocatedMillis + CpuReservedMillis of one snapshot of the Manager's
+// properties.
+std::uint64_t committedCpu(ResizedClient& client)
 {
-  public:
-    explicit CpuSumWatcher(std::vector<std::filesystem::path> cgroupPaths) :
-        cgroupPaths_(std::move(cgroupPaths)), thread_([this] { watch(); })
-    {}
-    CpuSumWatcher(const CpuSumWatcher&) = delete;
-    CpuSumWatcher& operator=(const CpuSumWatcher&) = delete;
-    ~CpuSumWatcher() { stop(); }
+    const Dictionary properties = client.managerProperties();
+    return entryOf<std::uint64_t>(properties, "CpuAllocatedMillis") +
+           entryOf<std::uint64_t>(properties, "CpuReservedMillis");
+}
 
-    // Stops watching; the largest sum it saw.
-    std::uint64_t stop()
-    {
-        stopping_ = true;
-        if (thread_.joinable())
-        {
-            thread_.join();
-        }
-        return largestSum_;
-    }
-
-  private:
-    void watch()
-    {
-        while (!stopping_)
-        {
-            largestSum_ = std::max(largestSum_, currentSum());
-        }
-        largestSum_ = std::max(largestSum_, currentSum());
-    }
-
-    std::uint64_t currentSum() const
+class ConcurrencyTest : public DaemonTest
+{
+  protected:
+    // What the containers' cgroup files hold, with no call in flight: no more
+    // than the capacity, exactly what the daemon counts as allocated, each
+    // container its desired state, and no reservation left.
+    void expectCgroupsWithinTheBudget(const std::deque<ScopedContainer>& containers,
+                                      std::uint64_t capacity)
     {
         std::uint64_t sum = 0;
-        for (const auto& path : cgroupPaths_)
+        for (const auto& container : containers)
         {
-            sum += CgroupLimits::read(path).cpuMillis().value_or(0);
+            const auto millis = CgroupLimits::read(container.cgroupPath()).cpuMillis();
+            sum += millis.value_or(0);
+            const Dictionary status = client().getResourceStatus(container.name());
+            EXPECT_EQ(desiredOf(status).cpuMillis, millis) << container.name();
         }
-        return sum;
+        EXPECT_LE(sum, capacity);
+        EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), sum);
+        EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
     }
-
-    std::vector<std::filesystem::path> cgroupPaths_;
-    std::atomic<bool> stopping_ = false;
-    std::uint64_t largestSum_ = 0;
-    std::thread thread_;
 };
-
-using ConcurrencyTest = DaemonTest;
 
 TEST_F(ConcurrencyTest, ParallelUpdatesNeverOvercommitTheCpu)
 {
+    const std::uint64_t capacity = cpuCapacity();
+    // The smallest ask, a multiple of 10m, is more than a quarter of the
+    // capacity: all four containers can never hold what they ask at once,
+    // whatever the node's size.
+    const std::uint64_t smallestAsk = (capacity / containerCount / 10 + 1) * 10;
+    const std::uint64_t askStep = std::max<std::uint64_t>(smallestAsk / askSteps / 10 * 10, 10);
+    ASSERT_GT(containerCount * smallestAsk, capacity);
+
     std::deque<ScopedContainer> containers;
-    std::vector<std::filesystem::path> cgroupPaths;
     for (std::size_t i = 0; i < containerCount; ++i)
     {
         containers.emplace_back(podman(), containerName(std::to_string(i)));
-        cgroupPaths.push_back(containers.back().cgroupPath());
     }
-    const std::uint64_t capacity = cpuCapacity();
-    // Every container asks for at least 500m, so all four can never hold
-    // what they ask at once.
-    ASSERT_LT(capacity, containerCount * 500);
+    std::deque<ResizedClient> clients(clientCount);
 
-    CpuSumWatcher watcher(cgroupPaths);
-    std::vector<std::vector<std::string>> outcomes(clientCount);
-    std::vector<std::thread> clients;
-    for (std::size_t c = 0; c < clientCount; ++c)
-    {
-        clients.emplace_back([&, c] {
-            ResizedClient ownClient;
-            for (std::size_t round = 0; round < roundsPerClient; ++round)
-            {
-                const std::size_t ask = c * roundsPerClient + round;
-                const auto error = errorOf([&] {
-                    ownClient.updateResources(
-                        containers[ask % containerCount].name(),
-                        ResourceValues{.cpuMillis = 500 + 100 * (ask % 5)});
-                });
-                outcomes[c].push_back(error ? error->getName() : "ok");
-            }
-        });
-    }
-    for (auto& thread : clients)
-    {
-        thread.join();
-    }
-    const std::uint64_t largestSum = watcher.stop();
-
+    std::mutex outcomesMutex;
     std::vector<std::string> refusals;
     std::size_t admitted = 0;
-    for (const auto& clientOutcomes : outcomes)
+    std::uint64_t largestCommitted = 0;
+    for (std::size_t round = 0; round < roundCount; ++round)
     {
-        for (const auto& outcome : clientOutcomes)
+        std::vector<std::thread> calls;
+        for (std::size_t c = 0; c < clientCount; ++c)
         {
-            if (outcome == "ok")
-            {
-                ++admitted;
-            }
-            else
-            {
-                refusals.push_back(outcome);
-            }
+            calls.emplace_back([&, c] {
+                const std::size_t ask = c * roundCount + round;
+                const auto error = errorOf([&] {
+                    clients[c].updateResources(
+                        containers[ask % containerCount].name(),
+                        ResourceValues{.cpuMillis = smallestAsk + askStep * (ask % askSteps)});
+                });
+                const std::uint64_t committed = committedCpu(clients[c]);
+                const std::lock_guard lock(outcomesMutex);
+                largestCommitted = std::max(largestCommitted, committed);
+                if (error)
+                {
+                    refusals.push_back(error->getName());
+                }
+                else
+                {
+                    ++admitted;
+                }
+            });
         }
+        for (auto& call : calls)
+        {
+            call.join();
+        }
+        SCOPED_TRACE("after round " + std::to_string(round));
+        expectCgroupsWithinTheBudget(containers, capacity);
     }
+
     EXPECT_GT(admitted, 0U);
     EXPECT_FALSE(refusals.empty());
     EXPECT_THAT(refusals, Each(Eq("io.resized1.Error.InsufficientResources")));
-    EXPECT_LE(largestSum, capacity);
-
-    std::uint64_t finalSum = 0;
-    for (const auto& container : containers)
-    {
-        const auto millis = CgroupLimits::read(container.cgroupPath()).cpuMillis();
-        finalSum += millis.value_or(0);
-        const Dictionary status = client().getResourceStatus(container.name());
-        EXPECT_EQ(desiredOf(status).cpuMillis, millis) << container.name();
-    }
-    EXPECT_LE(finalSum, capacity);
-    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), finalSum);
-    EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
+    EXPECT_LE(largestCommitted, capacity);
 }
 
 } // namespace

@@ -4,6 +4,8 @@
 #include "support/test_label.h"
 #include "support/wait.h"
 
+#include <sched.h>
+
 #include <cctype>
 #include <fstream>
 #include <iostream>
@@ -11,6 +13,25 @@
 
 namespace resized::integration
 {
+
+std::set<unsigned> affinityCpus()
+{
+    cpu_set_t mask;
+    CPU_ZERO(&mask);
+    if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
+    {
+        throw std::runtime_error("sched_getaffinity failed");
+    }
+    std::set<unsigned> cpus;
+    for (unsigned cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    {
+        if (CPU_ISSET(cpu, &mask))
+        {
+            cpus.insert(cpu);
+        }
+    }
+    return cpus;
+}
 
 void DaemonTest::SetUp()
 {
@@ -95,6 +116,27 @@ std::future<std::optional<sdbus::Error>>
         throw std::runtime_error("the memory shrink of " + container.name() + " never began");
     }
     return pending;
+}
+
+void ManagedContainerTest::SetUp()
+{
+    DaemonTest::SetUp();
+    if (IsSkipped())
+    {
+        return;
+    }
+    // Created with a CPU limit, the container shows when the daemon has
+    // handled its start, which reconciles too: the allocation grows by it.
+    // Only then is it managed, so that no repair of the start races a test.
+    container_.emplace(podman(), containerName("c"), std::vector<std::string>{"--cpus=0.1"});
+    ASSERT_TRUE(cpuAllocationReaches(100)) << "resized did not see the container start";
+    client().updateResources(name(), managed);
+}
+
+void ManagedContainerTest::TearDown()
+{
+    container_.reset();
+    DaemonTest::TearDown();
 }
 
 std::string DaemonTest::callAsNobody(const std::vector<std::string>& arguments)

@@ -12,11 +12,16 @@
 #include <cstdint>
 #include <future>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 namespace resized::integration
 {
+
+// The CPUs this process may run on: the node's CPUs as the daemon counts them
+// (it inherits the test's affinity).
+std::set<unsigned> affinityCpus();
 
 // Every test gets a resized of its own on the private bus of with-testenv.sh,
 // with fresh state and a configuration with a known system reserve; its
@@ -33,6 +38,8 @@ class DaemonTest : public IntegrationTest
     // Starts the daemon with this test's state directory (again, after a
     // stop or a kill).
     void startDaemon();
+    // What startDaemon() starts the daemon with; a test may change it first.
+    DaemonOptions& daemonOptions() { return daemonOptions_; }
     DaemonProcess& daemon() { return *daemon_; }
     ResizedClient& client() { return *client_; }
     const PodmanCli& podman() const { return *podman_; }
@@ -67,6 +74,25 @@ class DaemonTest : public IntegrationTest
     DaemonOptions daemonOptions_;
     std::optional<DaemonProcess> daemon_;
     std::optional<ResizedClient> client_;
+};
+
+// A container that resized manages from the start of each test, at
+// `managed`; so that a test of a call on a managed workload (a refusal that
+// must change nothing, a method of its Workload object) starts from it.
+class ManagedContainerTest : public DaemonTest
+{
+  protected:
+    static inline const ResourceValues managed{.cpuMillis = 300, .memoryMax = 256 * mebibyte};
+
+    void SetUp() override;
+    void TearDown() override;
+
+    const ScopedContainer& container() const { return *container_; }
+    const std::string& name() const { return container_->name(); }
+    sdbus::ObjectPath workloadPath() const { return sdbus::ObjectPath(workloadPathOf(name())); }
+
+  private:
+    std::optional<ScopedContainer> container_;
 };
 
 } // namespace resized::integration

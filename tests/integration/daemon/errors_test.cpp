@@ -24,25 +24,17 @@ constexpr auto accessDenied = "org.freedesktop.DBus.Error.AccessDenied";
 
 // An update of a workload resized already manages, so that "nothing
 // changed" covers its desired state and generation too.
-class ErrorTest : public DaemonTest
+class ErrorTest : public ManagedContainerTest
 {
   protected:
     void SetUp() override
     {
-        DaemonTest::SetUp();
+        ManagedContainerTest::SetUp();
         if (IsSkipped())
         {
             return;
         }
-        container_.emplace(podman(), containerName("c"));
-        client().updateResources(container_->name(), managed);
-        before_ = CgroupLimits::read(container_->cgroupPath());
-    }
-
-    void TearDown() override
-    {
-        container_.reset();
-        DaemonTest::TearDown();
+        before_ = CgroupLimits::read(container().cgroupPath());
     }
 
     // The update's error (nullopt when it succeeded), after checking that it
@@ -58,20 +50,15 @@ class ErrorTest : public DaemonTest
 
     void expectNothingChanged()
     {
-        EXPECT_EQ(CgroupLimits::read(container_->cgroupPath()), before_);
-        const Dictionary status = client().getResourceStatus(container_->name());
+        EXPECT_EQ(CgroupLimits::read(container().cgroupPath()), before_);
+        const Dictionary status = client().getResourceStatus(name());
         EXPECT_EQ(desiredOf(status), managed);
         EXPECT_EQ(entryOf<std::uint64_t>(status, "Generation"), 1U);
         EXPECT_EQ(entryOf<std::string>(status, "SyncState"), "synchronized");
         EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
     }
 
-    const std::string& name() const { return container_->name(); }
-
-    static inline const ResourceValues managed{.cpuMillis = 300, .memoryMax = 256 * mebibyte};
-
   private:
-    std::optional<ScopedContainer> container_;
     CgroupLimits before_;
 };
 
@@ -157,7 +144,15 @@ TEST_F(RefusalTest, MoreCpuThanTheNodeHasIsInfeasible)
 
 TEST_F(RefusalTest, CpuTheNodeLacksIsInfeasible)
 {
-    const auto error = refusedUpdate(name(), ResourceValues{.allowedCpus = "7"}.toDictionary());
+    const auto cpus = affinityCpus();
+    unsigned lacking = 0;
+    while (cpus.contains(lacking))
+    {
+        ++lacking;
+    }
+
+    const auto error = refusedUpdate(
+        name(), ResourceValues{.allowedCpus = std::to_string(lacking)}.toDictionary());
 
     ASSERT_TRUE(error) << "the update was applied";
     EXPECT_EQ(error->getName(), infeasible) << error->getMessage();

@@ -2,16 +2,15 @@
 // version, runtime connection, and the contract's members in introspection.
 
 #include "daemon_test.h"
+#include "interface_members.h"
 
 #include <linux/magic.h>
-#include <sched.h>
 #include <sys/statfs.h>
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <fstream>
-#include <regex>
 #include <set>
 
 namespace resized::integration
@@ -22,17 +21,6 @@ namespace
 using ::testing::IsEmpty;
 using ::testing::IsSupersetOf;
 using ::testing::Not;
-
-std::uint64_t affinityCpuCount()
-{
-    cpu_set_t mask;
-    CPU_ZERO(&mask);
-    if (sched_getaffinity(0, sizeof(mask), &mask) != 0)
-    {
-        throw std::runtime_error("sched_getaffinity failed");
-    }
-    return static_cast<std::uint64_t>(CPU_COUNT(&mask));
-}
 
 std::uint64_t memTotal()
 {
@@ -60,36 +48,12 @@ std::string hostCgroupVersion()
     return filesystem.f_type == CGROUP2_SUPER_MAGIC ? "v2" : "v1";
 }
 
-// The members of one interface in an introspection document, each as
-// "method NAME", "signal NAME" or "property NAME TYPE".
-std::set<std::string> membersOf(const std::string& xml, const std::string& interface)
-{
-    const auto start = xml.find("<interface name=\"" + interface + "\">");
-    if (start == std::string::npos)
-    {
-        return {};
-    }
-    const auto end = xml.find("</interface>", start);
-    const std::string block = xml.substr(start, end - start);
-    static const std::regex member(
-        R"re(<(method|signal) name="([^"]+)"|<property name="([^"]+)" type="([^"]+)")re");
-    std::set<std::string> members;
-    for (auto match = std::sregex_iterator(block.begin(), block.end(), member);
-         match != std::sregex_iterator(); ++match)
-    {
-        members.insert((*match)[1].matched
-                           ? (*match)[1].str() + " " + (*match)[2].str()
-                           : "property " + (*match)[3].str() + " " + (*match)[4].str());
-    }
-    return members;
-}
-
 using ManagerTest = DaemonTest;
 
 TEST_F(ManagerTest, CapacityIsTheMachineLessTheConfiguredReserve)
 {
     EXPECT_EQ(client().managerNumber("CpuCapacityMillis"),
-              affinityCpuCount() * 1000 - reservedCpuMillis);
+              affinityCpus().size() * 1000 - reservedCpuMillis);
     EXPECT_EQ(client().managerNumber("MemoryCapacity"), memTotal() - reservedMemory);
 }
 

@@ -1,6 +1,9 @@
 // Memory shrinks below what a container really holds (a tmpfs charged to its
 // memory cgroup, which nothing can reclaim without swap): refused or rolled
 // back, never half applied, and the container is never OOM-killed by it.
+// Where a test needs the kernel's refusal, the container runs with
+// memory.swappiness 0, which keeps the kernel from swapping the tmpfs out to
+// meet a limit, so that the refusal holds on machines with swap too.
 
 #include "daemon_test.h"
 #include "signal_recorder.h"
@@ -24,6 +27,7 @@ using ::testing::Not;
 constexpr auto memoryInUse = "io.resized1.Error.MemoryInUse";
 
 constexpr std::uint64_t heldMebibytes = 200;
+constexpr auto withoutSwapping = "--memory-swappiness=0";
 constexpr std::uint64_t shrunkMemory = 64 * mebibyte;
 
 class MemoryTest : public DaemonTest
@@ -118,9 +122,10 @@ TEST_F(MemoryTest, ForcedShrinkBelowUsageIsAppliedWholeOrNotAtAll)
 
 TEST_F(MemoryTest, FailedApplyRestoresEveryKeyWrittenBeforeIt)
 {
-    const auto container = runMemoryHolder({"--cpus=1"});
+    const auto container = runMemoryHolder({"--cpus=1", withoutSwapping});
     client().updateResources(container.name(), ResourceValues{.cpuMillis = 800});
     ASSERT_TRUE(holdsItsMemory(container));
+    ASSERT_EQ(CgroupV1(container.cgroupPath()).readNumber("memory", "memory.swappiness"), 0);
     const CgroupLimits before = CgroupLimits::read(container.cgroupPath());
     ASSERT_EQ(before.cpuQuotaUs, 80000);
     const SignalRecorder signals;

@@ -80,6 +80,31 @@ void ResizedClient::forget(const std::string& workload)
     manager_->callMethod("Forget").onInterface(managerInterface).withArguments(workload);
 }
 
+Dictionary ResizedClient::updateWorkload(const sdbus::ObjectPath& path,
+                                         const ResourceValues& resources,
+                                         const Dictionary& options)
+{
+    const auto workload = sdbus::createProxy(*connection_, busName, path);
+    Dictionary status;
+    workload->callMethod("Update")
+        .onInterface(workloadInterface)
+        .withArguments(resources.toDictionary(), options)
+        .storeResultsTo(status);
+    return status;
+}
+
+void ResizedClient::reconcileWorkload(const sdbus::ObjectPath& path)
+{
+    const auto workload = sdbus::createProxy(*connection_, busName, path);
+    workload->callMethod("Reconcile").onInterface(workloadInterface);
+}
+
+void ResizedClient::forgetWorkload(const sdbus::ObjectPath& path)
+{
+    const auto workload = sdbus::createProxy(*connection_, busName, path);
+    workload->callMethod("Forget").onInterface(workloadInterface);
+}
+
 sdbus::Variant ResizedClient::managerProperty(const std::string& name)
 {
     return manager_->getProperty(name).onInterface(managerInterface);
@@ -88,6 +113,16 @@ sdbus::Variant ResizedClient::managerProperty(const std::string& name)
 std::uint64_t ResizedClient::managerNumber(const std::string& name)
 {
     return managerProperty(name).get<std::uint64_t>();
+}
+
+Dictionary ResizedClient::managerProperties()
+{
+    Dictionary properties;
+    manager_->callMethod("GetAll")
+        .onInterface(propertiesInterface)
+        .withArguments(std::string(managerInterface))
+        .storeResultsTo(properties);
+    return properties;
 }
 
 Dictionary ResizedClient::workloadProperties(const sdbus::ObjectPath& path)

@@ -46,7 +46,15 @@ class ResizedClient
     void reconcile(const std::string& workload);
     void forget(const std::string& workload);
 
+    // The methods of the io.resized1.Workload object at path.
+    Dictionary updateWorkload(const sdbus::ObjectPath& path, const ResourceValues& resources,
+                              const Dictionary& options = {});
+    void reconcileWorkload(const sdbus::ObjectPath& path);
+    void forgetWorkload(const sdbus::ObjectPath& path);
+
     sdbus::Variant managerProperty(const std::string& name);
+    // Every property of the Manager in one call: one consistent snapshot.
+    Dictionary managerProperties();
     std::uint64_t managerNumber(const std::string& name);
     Dictionary workloadProperties(const sdbus::ObjectPath& path);
     ManagedObjects managedObjects();

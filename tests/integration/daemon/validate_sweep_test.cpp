@@ -6,7 +6,7 @@
 // Infeasible with the very reason ValidateResourceUpdate gave. Each single
 // key is also applied for real, compared, and undone.
 
-#include "cgroup_parent.h"
+#include "support/cgroup_parent.h"
 #include "daemon_test.h"
 
 #include <sched.h>

@@ -153,7 +153,8 @@ class ShippedGroupTest : public AuthorizationTest
         {
             return;
         }
-        member_.emplace("resized-test-" + std::to_string(::getpid()), shippedGroup);
+        member_.emplace("resized-test-" + std::to_string(::getpid()), shippedGroup,
+                        environment().directory / "system-accounts");
         // dbus-daemon resolves the groups of its policy when it reads it.
         reloadBusConfiguration();
     }

@@ -5,6 +5,7 @@
 #include <grp.h>
 #include <pwd.h>
 
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <stdexcept>
@@ -41,15 +42,18 @@ bool isMember(const std::string& user, const std::string& group)
 
 } // namespace
 
-ScopedSystemAccount::ScopedSystemAccount(std::string user, std::string group) :
+ScopedSystemAccount::ScopedSystemAccount(std::string user, std::string group,
+                                         const std::filesystem::path& records) :
     user_(std::move(user)), group_(std::move(group))
 {
+    std::filesystem::create_directories(records);
     if (!groupExists(group_))
     {
         const CommandResult added = runCommand({"groupadd", "--system", group_});
         if (added.succeeded())
         {
-            groupRemoval_.emplace(std::vector<std::string>{"groupdel", group_});
+            groupRemoval_.emplace(std::vector<std::string>{"groupdel", group_},
+                                  records / ("group-" + group_));
         }
         else if (!groupExists(group_))
         {
@@ -68,7 +72,14 @@ ScopedSystemAccount::ScopedSystemAccount(std::string user, std::string group) :
     }
     runCommandOrThrow(
         {"useradd", "--system", "--no-create-home", "--groups", group_, user_});
-    userRemoval_.emplace(std::vector<std::string>{"userdel", user_});
+    userRemoval_.emplace(std::vector<std::string>{"userdel", user_}, records / ("user-" + user_));
+}
+
+ScopedSystemAccount::Removal::Removal(std::vector<std::string> command,
+                                      std::filesystem::path record) :
+    command_(std::move(command)), record_(std::move(record))
+{
+    std::ofstream(record_).flush();
 }
 
 ScopedSystemAccount::Removal::~Removal()
@@ -78,7 +89,10 @@ ScopedSystemAccount::Removal::~Removal()
     {
         std::cerr << command_.front() << " " << command_.back()
                   << " failed: " << removed.standardError << "\n";
+        return;
     }
+    std::error_code ignored;
+    std::filesystem::remove(record_, ignored);
 }
 
 } // namespace resized::integration

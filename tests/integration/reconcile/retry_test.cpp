@@ -2,15 +2,15 @@
 // cgroup parent of the test's own whose CPU quota is then lowered, so that
 // the kernel refuses (EINVAL) to give the container back its desired quota.
 
-#include "cgroup_parent.h"
 #include "manager_signals.h"
 #include "reconcile_test.h"
 
+#include "support/cgroup_parent.h"
 #include "support/wait.h"
 
 #include <gtest/gtest.h>
 
-#include <thread>
+#include <chrono>
 
 namespace resized::integration
 {
@@ -18,6 +18,7 @@ namespace
 {
 
 constexpr unsigned retryAttempts = 3;
+constexpr auto retryInterval = std::chrono::seconds(1);
 constexpr std::uint64_t desiredMillis = 1000;
 // The drift: 300 millicores, under the parent's 600.
 constexpr auto driftedQuota = "30000";
@@ -37,7 +38,8 @@ class RetryTest : public ReconcileTest
         // No periodic sync: every attempt seen is the first one or a retry.
         writeConfig("[Node]\nReservedCPU=0\n"
                     "[Sync]\nIntervalSec=3600\nRetryAttempts=" +
-                    std::to_string(retryAttempts) + "\nRetryIntervalSec=1\n");
+                    std::to_string(retryAttempts) + "\nRetryIntervalSec=" +
+                    std::to_string(retryInterval.count()) + "\n");
         startDaemon();
     }
 };
@@ -57,7 +59,7 @@ TEST_F(RetryTest, FailedRepairIsRetriedThenLeftFailedUntilAskedAgain)
     client().reconcile(name);
     ASSERT_TRUE(signals.waitForCount("UpdateFailed", name, retryAttempts, backgroundTimeout))
         << signals.count("UpdateFailed", name) << " failed attempts";
-    EXPECT_TRUE(waitForSyncState(name, "failed"));
+    ASSERT_TRUE(waitForSyncState(name, "failed"));
     EXPECT_EQ(limitsOf(container).cpuMillis(), driftedMillis) << limitsOf(container);
     EXPECT_EQ(desiredOf(client().getResourceStatus(name)).cpuMillis, desiredMillis);
     for (const auto& failure : signals.received("UpdateFailed", name))
@@ -65,9 +67,13 @@ TEST_F(RetryTest, FailedRepairIsRetriedThenLeftFailedUntilAskedAgain)
         EXPECT_EQ(failure.names, std::vector<std::string>{"io.resized1.Error.ApplyFailed"});
     }
 
-    // The retries double their interval (1 s, 2 s); a fourth attempt would
-    // come 4 s after the third. Waiting longer than that shows there is none.
-    std::this_thread::sleep_for(std::chrono::seconds(6));
+    // The retries double their interval (1 s, then 2 s): a fourth attempt
+    // would come 4 s after the third. Watching for twice that long, no
+    // attempt may follow; one that does ends the watch at once.
+    const auto nextRetryInterval = retryInterval * (1u << (retryAttempts - 1));
+    EXPECT_FALSE(signals.waitForCount("UpdateFailed", name, retryAttempts + 1,
+                                      2 * nextRetryInterval))
+        << "a repair was attempted after the last retry";
     EXPECT_EQ(signals.count("UpdateFailed", name), retryAttempts);
     EXPECT_EQ(syncStateOf(name), "failed");
 

@@ -1,5 +1,9 @@
 #include "support/podman_cli.h"
 
+#include "support/wait.h"
+
+#include <gtest/gtest.h>
+
 #include <stdexcept>
 
 namespace resized::integration
@@ -114,14 +118,44 @@ ScopedContainer::ScopedContainer(const PodmanCli& podman, std::string name,
     catch (...)
     {
         // A failed `podman run` may still have created the container.
-        podman_.remove(name_);
+        removeOrReport();
         throw;
     }
 }
 
 ScopedContainer::~ScopedContainer()
 {
-    podman_.remove(name_);
+    removeOrReport();
+}
+
+void ScopedContainer::removeOrReport() const
+{
+    std::vector<std::string> command{"rm", "--force", "--ignore", "--time", "0", name_};
+    if (!id_.empty())
+    {
+        command.push_back(id_);
+    }
+    std::string lastError;
+    // podman rm fails now and then while another podman holds the
+    // container's lock; it succeeds only once everything named is gone.
+    const auto removed = [&] {
+        try
+        {
+            const CommandResult result = podman_.run(command);
+            lastError = result.standardError;
+            return result.succeeded();
+        }
+        catch (const std::exception& error)
+        {
+            lastError = error.what();
+            return false;
+        }
+    };
+    if (!waitUntil(removed, std::chrono::seconds(30), std::chrono::milliseconds(500)))
+    {
+        ADD_FAILURE() << "container " << name_ << " (" << id_
+                      << ") is left behind: " << lastError;
+    }
 }
 
 ScopedContainer ScopedContainer::holdingMemory(const PodmanCli& podman,

@@ -50,7 +50,9 @@ class PodmanCli
 };
 
 // A container removed (`podman rm --force --time 0`) when this goes out of
-// scope, whatever the test did.
+// scope, whatever the test did: a container left behind would count in the
+// allocation every later test checks. Removal is retried; a container that
+// stays is reported as a failure of the test that made it.
 class ScopedContainer
 {
   public:
@@ -73,6 +75,10 @@ class ScopedContainer
     std::filesystem::path cgroupPath() const;
 
   private:
+    // Removes what holds the name now and the container this made (which
+    // a test may have renamed), retrying until podman manages.
+    void removeOrReport() const;
+
     PodmanCli podman_;
     std::string name_;
     std::string id_;

@@ -235,10 +235,13 @@ TEST_F(ApplierV1, ARollbackPutsMemoryPlusSwapBack)
 }
 
 // v1 writes memory.limit_in_bytes only after reclaiming down to it, and
-// refuses with EBUSY what it cannot reclaim: anonymous memory without swap.
-// Force cannot overrule that, and nothing is changed.
+// refuses with EBUSY what it cannot reclaim: anonymous memory it may not
+// swap. Force cannot overrule that, and nothing is changed. memory.swappiness
+// 0 keeps the kernel from swapping for the cgroup's limit, so that this holds
+// on machines with swap too.
 TEST_F(ApplierV1, ForcedShrinkBelowAnonymousMemoryIsRefusedByTheKernel)
 {
+    cgroup().write("memory", "memory.swappiness", "0");
     auto holder = holdMemory(test::MemoryKind::Anonymous, 64 * kMi);
 
     const auto transaction = apply({.memoryMax = 16 * kMi, .cpuWeight = 50}, {.force = true});

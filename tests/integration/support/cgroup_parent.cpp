@@ -1,4 +1,4 @@
-#include "cgroup_parent.h"
+#include "support/cgroup_parent.h"
 
 #include "support/wait.h"
 
