@@ -85,6 +85,22 @@ std::string cgroupOfPid(pid_t pid)
     return pathByControllers[""];
 }
 
+// Creates containers or pods with make(index), kept in `created`, until two
+// IDs share their first hex digit (17 always do); returns that digit.
+template <typename Scoped, typename Make>
+char createUntilTwoIdsShareTheirFirstDigit(std::vector<std::unique_ptr<Scoped>>& created, Make&& make)
+{
+    std::map<char, int> idsByFirstDigit;
+    for (;;) {
+        created.push_back(make(created.size()));
+        const char digit = created.back()->id().front();
+        if (++idsByFirstDigit[digit] == 2)
+            return digit;
+        if (created.size() == 17)
+            throw std::logic_error("17 hex IDs without a shared first digit");
+    }
+}
+
 TEST_F(PodmanClientTest, Ping)
 {
     EXPECT_TRUE(client->ping());
@@ -226,18 +242,12 @@ TEST_F(PodmanClientTest, NameWinsOverAnotherContainersIdPrefix)
 
 TEST_F(PodmanClientTest, AmbiguousShortIdIsNoMatch)
 {
-    // Among 17 IDs, two share their first hex digit.
     std::vector<std::unique_ptr<ScopedContainer>> created;
-    std::map<char, int> idsByFirstDigit;
-    char sharedDigit = 0;
-    while (!sharedDigit) {
-        ASSERT_LT(created.size(), 17u);
-        created.push_back(std::make_unique<ScopedContainer>(
-            podman(), containerName(std::to_string(created.size())), std::vector<std::string>{},
-            std::vector<std::string>{"true"}));
-        if (++idsByFirstDigit[created.back()->id().front()] == 2)
-            sharedDigit = created.back()->id().front();
-    }
+    const char sharedDigit = createUntilTwoIdsShareTheirFirstDigit(created, [&](size_t index) {
+        return std::make_unique<ScopedContainer>(podman(), containerName(std::to_string(index)),
+                                                 std::vector<std::string>{},
+                                                 std::vector<std::string>{"true"});
+    });
     EXPECT_EQ(client->inspect(std::string(1, sharedDigit)), std::nullopt);
 }
 
@@ -344,15 +354,9 @@ TEST_F(PodmanClientTest, PodsAreNamedExactlyToo)
 TEST_F(PodmanClientTest, AmbiguousShortPodIdIsNoMatch)
 {
     std::vector<std::unique_ptr<ScopedPod>> created;
-    std::map<char, int> idsByFirstDigit;
-    char sharedDigit = 0;
-    while (!sharedDigit) {
-        ASSERT_LT(created.size(), 17u);
-        created.push_back(
-            std::make_unique<ScopedPod>(podman(), containerName(std::to_string(created.size()))));
-        if (++idsByFirstDigit[created.back()->id().front()] == 2)
-            sharedDigit = created.back()->id().front();
-    }
+    const char sharedDigit = createUntilTwoIdsShareTheirFirstDigit(created, [&](size_t index) {
+        return std::make_unique<ScopedPod>(podman(), containerName(std::to_string(index)));
+    });
     EXPECT_EQ(client->inspectPod(std::string(1, sharedDigit)), std::nullopt);
 }
 

@@ -22,6 +22,16 @@ std::string sample(const std::string& file)
     return text.str();
 }
 
+// parse refuses every broken body, and a captured sample cut in half.
+template <typename Parse, size_t count>
+void expectAllMalformed(Parse&& parse, const char* const (&broken)[count], const std::string& sampleFile)
+{
+    for (const char* body : broken)
+        EXPECT_THROW(parse(body), MalformedReply) << body;
+    const auto body = sample(sampleFile);
+    EXPECT_THROW(parse(body.substr(0, body.size() / 2)), MalformedReply) << sampleFile;
+}
+
 constexpr const char* kLimitsId = "02b27ec08eb951afe090d13800b77d762f1a5db3bb8a2d5dd6e42e6bbf05c184";
 constexpr const char* kPodId = "dc59191d5ea0aeec28ad9e668b6e50db8d19671594998ed85842e8b996f9df0a";
 constexpr const char* kInfraId = "c290a5b14c8d9472d810ab3bb2544028a578a9b417d345237c520fd9b3bdb471";
@@ -258,10 +268,7 @@ TEST(ParseList, MalformedRepliesThrow)
         R"([{"Id":"a","Names":["n"],"State":"paused"}])",
         R"([{"Id":"a","Names":["n"],"State":"exited","Labels":["x"]}])",
     };
-    for (const char* body : broken)
-        EXPECT_THROW(parseList(body), MalformedReply) << body;
-    auto body = sample("list.json");
-    EXPECT_THROW(parseList(body.substr(0, body.size() / 2)), MalformedReply);
+    expectAllMalformed(parseList, broken, "list.json");
 }
 
 TEST(ParsePod, RunningPodWithInfraAndMember)
@@ -341,10 +348,7 @@ TEST(ParsePod, MalformedRepliesThrow)
         R"({"Id":"a","Name":"p","State":"Running","memory_limit":"1g"})",
         R"({"Id":"a","Name":"p","State":"Running","cpuset_cpus":"x"})",
     };
-    for (const char* body : broken)
-        EXPECT_THROW(parsePod(body), MalformedReply) << body;
-    auto body = sample("pod-inspect-running.json");
-    EXPECT_THROW(parsePod(body.substr(0, body.size() / 2)), MalformedReply);
+    expectAllMalformed(parsePod, broken, "pod-inspect-running.json");
 }
 
 TEST(ParsePodIds, EveryPod)
