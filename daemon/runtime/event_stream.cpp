@@ -49,6 +49,7 @@ struct EventStream::Impl {
         status = 0;
         partialLine.clear();
         errorBody.clear();
+        streamError.clear();
         if (CURLMcode code = curl_multi_add_handle(multi.get(), easy.get()); code != CURLM_OK) {
             easy.reset();
             throw std::runtime_error(std::string("curl_multi_add_handle: ")
@@ -78,13 +79,17 @@ struct EventStream::Impl {
     // libcurl out of the call stack, so a handler may stop the stream.
     void deliver()
     {
-        if (std::exchange(justEstablished, false) && handlers.established)
-            handlers.established();
+        if (std::exchange(justEstablished, false))
+            callFenced(handlers.established,
+                       [] { return "Podman's event stream opened, but handling that failed"; });
         for (const auto& event : std::exchange(parsed, {})) {
             if (!easy)
                 return;
-            if (handlers.event)
-                handlers.event(event);
+            callFenced(handlers.event, [&] {
+                // The workload first, as every line about one starts.
+                return (event.containerName.empty() ? event.containerId : event.containerName)
+                       + ": handling Podman's " + event.action + " event failed";
+            }, event);
         }
         if (!easy)
             return;
@@ -94,9 +99,24 @@ struct EventStream::Impl {
                 continue;
             auto reason = endReason(message->data.result);
             stop();
-            if (handlers.ended)
-                handlers.ended(reason);
+            callFenced(handlers.ended,
+                       [] { return "Podman's event stream ended, but handling that failed"; }, reason);
             return;
+        }
+    }
+
+    // A handler that throws must cost neither the rest of its batch nor the
+    // end of the stream: unreported, the end would leave the stream active
+    // with nothing reading it, and no one would reconnect.
+    template <typename Handler, typename DescribeFailure, typename... Args>
+    static void callFenced(const Handler& handler, DescribeFailure&& describeFailure, const Args&... args)
+    {
+        if (!handler)
+            return;
+        try {
+            handler(args...);
+        } catch (const std::exception& error) {
+            spdlog::error("{}: {}", describeFailure(), error.what());
         }
     }
 
@@ -107,6 +127,8 @@ struct EventStream::Impl {
         if (status != 200)
             return "Podman answered " + std::to_string(status) + ": "
                    + parseApiError(errorBody).message;
+        if (!streamError.empty())
+            return "Podman ended the event stream: " + streamError;
         return "Podman closed the event stream";
     }
 
@@ -121,8 +143,13 @@ struct EventStream::Impl {
             try {
                 parsed.push_back(parseEvent(line));
             } catch (const MalformedReply& e) {
-                // One odd line must not cost the whole stream.
-                spdlog::warn("Ignoring a Podman event: {}", e.what());
+                // Podman reports a failure after the 200 header (events_logger
+                // "none": "cannot read events ...") as an error object, then
+                // ends the stream.
+                if (auto error = parseApiError(line); !error.cause.empty())
+                    streamError = error.message;
+                else  // One odd line must not cost the whole stream.
+                    spdlog::warn("Ignoring a Podman event: {}", e.what());
             }
         }
         partialLine.erase(0, start);
@@ -180,6 +207,7 @@ struct EventStream::Impl {
     bool justEstablished = false;
     std::string partialLine;
     std::string errorBody;
+    std::string streamError;  // what Podman said when it failed after its 200
     std::vector<ContainerEvent> parsed;
     char errorBuffer[CURL_ERROR_SIZE] = {};
 };

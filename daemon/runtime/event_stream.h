@@ -39,7 +39,9 @@ struct EventStreamHandlers {
 // Podman's container events (GET /libpod/events?stream=true, filtered to
 // type=container), read without blocking. Handlers run from onSocketReady()
 // and onTimeout(), never from inside libcurl; they may call stop() but must
-// not destroy the stream.
+// not destroy the stream. A handler that throws (std::exception) is logged,
+// with the container's name first for an event, and the stream goes on:
+// the rest of the batch is delivered and its end still reported.
 class EventStream {
 public:
     EventStream(std::string socketPath, EventLoopHooks& loop, EventStreamHandlers handlers);
@@ -52,6 +54,8 @@ public:
     void start();
     // Ends the stream without calling `ended`.
     void stop();
+    // From start() until the stream ended (`ended` was called) or was
+    // stopped: a request is open and being read.
     bool active() const;
 
     // For the event loop.

@@ -1,10 +1,9 @@
 #include "runtime/podman_client.h"
 
-#include <algorithm>
-#include <cctype>
 #include <string_view>
 
 #include "runtime/curl_handles.h"
+#include "runtime/names.h"
 #include "runtime/podman_json.h"
 
 namespace resized::runtime {
@@ -13,19 +12,6 @@ namespace {
 
 constexpr long kConnectTimeoutMs = 2'000;
 constexpr long kRequestTimeoutMs = 10'000;
-
-// Podman accepts only names of this form ([a-zA-Z0-9][a-zA-Z0-9_.-]*) and
-// IDs are hex, so anything else cannot name a container. Refusing it here,
-// before the request exists, also keeps "", "..", "a/b" and the like from
-// ever changing which endpoint is asked.
-bool couldNameContainer(std::string_view nameOrId)
-{
-    auto isAlnum = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0; };
-    if (nameOrId.empty() || !isAlnum(nameOrId.front()))
-        return false;
-    return std::all_of(nameOrId.begin(), nameOrId.end(),
-                       [&](char c) { return isAlnum(c) || c == '_' || c == '.' || c == '-'; });
-}
 
 size_t appendToString(char* data, size_t size, size_t count, void* target)
 {
@@ -71,8 +57,7 @@ struct PodmanClient::Impl {
     }
 
     // The handle is reused, so its connection to the socket stays open
-    // between calls. Throws RuntimeUnavailable for a transport failure or a
-    // server error.
+    // between calls. Throws RuntimeUnavailable for a transport failure.
     Response get(const std::string& url)
     {
         body.clear();
@@ -83,36 +68,53 @@ struct PodmanClient::Impl {
         Response response;
         curl_easy_getinfo(handle.get(), CURLINFO_RESPONSE_CODE, &response.status);
         response.body = std::move(body);
-        if (response.status >= 500)
-            throwUnexpected(url, response);
         return response;
+    }
+
+    // The body of a 200 answer. Throws RuntimeUnavailable for anything else.
+    std::string getOk(const std::string& url)
+    {
+        auto response = get(url);
+        if (response.status != 200)
+            throwUnexpected(url, response);
+        return std::move(response.body);
+    }
+
+    // The container or pod (`kind`: "containers" or "pods") that nameOrId
+    // names exactly, parsed by `parse`; nullopt when there is none.
+    template <typename Parse>
+    auto lookUp(std::string_view kind, std::string_view nameOrId, Parse&& parse)
+        -> std::optional<decltype(parse(std::string_view()))>
+    {
+        if (!couldNameContainerOrPod(nameOrId))
+            return std::nullopt;
+        auto url = libpodUrl("/" + std::string(kind) + "/" + escapeSegment(handle.get(), nameOrId)
+                             + "/json");
+        auto response = get(url);
+        if (response.status != 200) {
+            auto error = parseApiError(response.body);
+            if (isAmbiguousId(error) && couldBeIdPrefix(nameOrId))
+                throw AmbiguousContainer(error.message);
+            // Too short to be an ID prefix: no match, however many IDs start so.
+            if (isAmbiguousId(error) || response.status == 404)
+                return std::nullopt;
+            throwUnexpected(url, response);
+        }
+        auto found = parseReply(url, [&] { return parse(response.body); });
+        // Podman falls back to any ID prefix when no name matches.
+        if (!namesExactly(nameOrId, found.id, found.name))
+            return std::nullopt;
+        return found;
     }
 
     std::optional<Container> inspectContainer(std::string_view nameOrId)
     {
-        auto url = libpodUrl("/containers/" + escapeSegment(handle.get(), nameOrId) + "/json");
-        auto response = get(url);
-        if (response.status == 404) {
-            auto error = parseApiError(response.body);
-            if (isAmbiguousId(error))
-                throw AmbiguousContainer(error.message);
-            return std::nullopt;
-        }
-        if (response.status != 200)
-            throwUnexpected(url, response);
-        return parseReply(url, [&] { return parseInspect(response.body); });
+        return lookUp("containers", nameOrId, parseInspect);
     }
 
-    // Empty when the pod went away since the container was inspected.
-    std::string podName(std::string_view podId)
+    std::optional<Pod> inspectPod(std::string_view nameOrId)
     {
-        auto url = libpodUrl("/pods/" + escapeSegment(handle.get(), podId) + "/json");
-        auto response = get(url);
-        if (response.status == 404)
-            return {};
-        if (response.status != 200)
-            throwUnexpected(url, response);
-        return parseReply(url, [&] { return parsePodName(response.body); });
+        return lookUp("pods", nameOrId, parsePod);
     }
 
     CurlEasy handle;
@@ -139,11 +141,12 @@ bool PodmanClient::ping()
 
 std::optional<Container> PodmanClient::inspect(const std::string& nameOrId)
 {
-    if (!couldNameContainer(nameOrId))
-        return std::nullopt;
     auto container = impl_->inspectContainer(nameOrId);
-    if (container && !container->podId.empty())
-        container->podName = impl_->podName(container->podId);
+    if (container && !container->podId.empty()) {
+        // Empty when the pod went away since the container was inspected.
+        auto pod = impl_->inspectPod(container->podId);
+        container->podName = pod ? pod->name : std::string();
+    }
     return container;
 }
 
@@ -156,10 +159,8 @@ std::optional<Container> PodmanClient::inspect(const std::string& nameOrId)
 std::vector<ListEntry> PodmanClient::listSummaries()
 {
     auto url = libpodUrl("/containers/json?all=true");
-    auto response = impl_->get(url);
-    if (response.status != 200)
-        throwUnexpected(url, response);
-    return parseReply(url, [&] { return parseList(response.body); });
+    auto body = impl_->getOk(url);
+    return parseReply(url, [&] { return parseList(body); });
 }
 
 std::vector<Container> PodmanClient::list()
@@ -176,6 +177,24 @@ std::vector<Container> PodmanClient::list()
         containers.push_back(std::move(*container));
     }
     return containers;
+}
+
+std::optional<Pod> PodmanClient::inspectPod(const std::string& nameOrId)
+{
+    return impl_->inspectPod(nameOrId);
+}
+
+// As list(): the pod list lacks the cgroup path and the limits, so each pod
+// is inspected too.
+std::vector<Pod> PodmanClient::listPods()
+{
+    auto url = libpodUrl("/pods/json");
+    auto body = impl_->getOk(url);
+    std::vector<Pod> pods;
+    for (const auto& id : parseReply(url, [&] { return parsePodIds(body); }))
+        if (auto pod = impl_->inspectPod(id))
+            pods.push_back(std::move(*pod));
+    return pods;
 }
 
 }  // namespace resized::runtime

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "runtime/container.h"
+#include "runtime/pod.h"
 #include "runtime/podman_json.h"
 
 namespace resized::runtime {
@@ -17,7 +18,8 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// The name or ID names more than one container (an ambiguous short ID).
+// An ID prefix of at least twelve hex digits that more than one container
+// (or pod) starts with.
 class AmbiguousContainer : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -36,8 +38,11 @@ public:
     // GET /_ping; false when the service does not answer.
     bool ping();
 
-    // The container with this name, full ID or unique short ID; nullopt when
-    // there is none. Throws AmbiguousContainer, RuntimeUnavailable.
+    // The container that nameOrId names exactly (runtime/names.h): by its
+    // name, its full ID or a unique prefix of its ID of at least twelve hex
+    // digits; nullopt when there is none. "b3" never lands on a container
+    // whose ID starts with b3. Throws AmbiguousContainer (for a prefix of
+    // twelve or more digits only), RuntimeUnavailable.
     std::optional<Container> inspect(const std::string& nameOrId);
 
     // Every container, running or not. Throws RuntimeUnavailable.
@@ -45,6 +50,12 @@ public:
     // The same from one request, without inspecting each: no cgroup and no
     // create-time limits. Throws RuntimeUnavailable.
     std::vector<ListEntry> listSummaries();
+
+    // The pod that nameOrId names exactly, by the same rule as inspect().
+    // Throws AmbiguousContainer, RuntimeUnavailable.
+    std::optional<Pod> inspectPod(const std::string& nameOrId);
+    // Every pod, whatever its state. Throws RuntimeUnavailable.
+    std::vector<Pod> listPods();
 
     const std::string& socketPath() const { return socketPath_; }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -27,6 +28,14 @@ json parseObject(std::string_view body, std::string_view what)
     return document;
 }
 
+json parseArray(std::string_view body, std::string_view what)
+{
+    json document = json::parse(body, nullptr, /*allow_exceptions=*/false);
+    if (document.is_discarded() || !document.is_array())
+        throw MalformedReply(std::string(what) + ": not a JSON array");
+    return document;
+}
+
 // Runs `parse`, turning nlohmann's type and missing-key exceptions into
 // MalformedReply that names what was being parsed.
 template <typename Parse>
@@ -39,15 +48,37 @@ auto guarded(std::string_view what, Parse&& parse)
     }
 }
 
-// A limit of HostConfig: missing, 0 or negative (-1 is "unlimited" in some
-// Docker-compatible fields) all mean the container was created without it.
-std::optional<uint64_t> positiveLimit(const json& hostConfig, const char* key)
+// Where a reply keeps the limits something was created with; nullptr where
+// that reply has no such field.
+struct LimitFields {
+    const char* nanoCpus;
+    const char* cpuQuota;
+    const char* cpuPeriod;
+    const char* memoryMax;
+    const char* memoryHigh;
+    const char* cpuShares;
+    const char* cpusetCpus;
+};
+
+// A container inspect's HostConfig.
+constexpr LimitFields kContainerLimits{"NanoCpus", "CpuQuota", "CpuPeriod", "Memory",
+                                       "MemoryReservation", "CpuShares", "CpusetCpus"};
+// The top level of a pod inspect (`podman pod create` takes no CPU count in
+// nanocores and no memory reservation).
+constexpr LimitFields kPodLimits{nullptr, "cpu_quota", "cpu_period", "memory_limit",
+                                 nullptr, "cpu_shares", "cpuset_cpus"};
+
+// A limit: missing, 0 or negative (-1 is "unlimited" in some
+// Docker-compatible fields) all mean it was created without it.
+std::optional<uint64_t> positiveLimit(const json& object, const char* key)
 {
-    auto field = hostConfig.find(key);
-    if (field == hostConfig.end() || field->is_null())
+    if (!key)
+        return std::nullopt;
+    auto field = object.find(key);
+    if (field == object.end() || field->is_null())
         return std::nullopt;
     if (!field->is_number_integer())
-        throw MalformedReply(std::string("HostConfig.") + key + " is not an integer");
+        throw MalformedReply(std::string(key) + " is not an integer");
     if (field->is_number_unsigned())
         return field->get<uint64_t>() == 0 ? std::nullopt : std::optional(field->get<uint64_t>());
     int64_t value = field->get<int64_t>();
@@ -61,43 +92,43 @@ uint64_t divideRoundingUp(uint64_t dividend, uint64_t divisor)
 
 // Rounded up, so that a fractional millicore is never admitted as less than
 // the container may really use.
-std::optional<uint64_t> createCpuMillis(const json& hostConfig)
+std::optional<uint64_t> createCpuMillis(const json& object, const LimitFields& fields)
 {
-    if (auto nanoCpus = positiveLimit(hostConfig, "NanoCpus"))
+    if (auto nanoCpus = positiveLimit(object, fields.nanoCpus))
         return divideRoundingUp(*nanoCpus, 1'000'000);
-    auto quota = positiveLimit(hostConfig, "CpuQuota");
+    auto quota = positiveLimit(object, fields.cpuQuota);
     if (!quota)
         return std::nullopt;
-    const uint64_t period = positiveLimit(hostConfig, "CpuPeriod").value_or(kDefaultCpuPeriodUsec);
+    const uint64_t period = positiveLimit(object, fields.cpuPeriod).value_or(kDefaultCpuPeriodUsec);
     const unsigned __int128 millis = (static_cast<unsigned __int128>(*quota) * 1000 + period - 1) / period;
     return millis >= core::kUnlimited ? core::kUnlimited - 1 : static_cast<uint64_t>(millis);
 }
 
-std::optional<std::string> createAllowedCpus(const json& hostConfig)
+std::optional<std::string> createAllowedCpus(const json& object, const char* key)
 {
-    auto field = hostConfig.find("CpusetCpus");
-    if (field == hostConfig.end() || field->is_null())
+    auto field = object.find(key);
+    if (field == object.end() || field->is_null())
         return std::nullopt;
     auto text = field->get<std::string>();
     if (text.empty())
         return std::nullopt;
     auto cpus = core::parseCpuSet(text);
     if (!cpus)
-        throw MalformedReply("HostConfig.CpusetCpus is not a cpuset list: " + text);
+        throw MalformedReply(std::string(key) + " is not a cpuset list: " + text);
     return core::formatCpuSet(*cpus);
 }
 
-core::Resources createLimits(const json& hostConfig)
+core::Resources createLimits(const json& object, const LimitFields& fields)
 {
-    if (!hostConfig.is_object())
-        throw MalformedReply("HostConfig is not an object");
+    if (!object.is_object())
+        throw MalformedReply("the create-time limits are not an object");
     core::Resources limits;
-    limits.cpuMillis = createCpuMillis(hostConfig);
-    limits.memoryMax = positiveLimit(hostConfig, "Memory");
-    limits.memoryHigh = positiveLimit(hostConfig, "MemoryReservation");
-    if (auto shares = positiveLimit(hostConfig, "CpuShares"))
+    limits.cpuMillis = createCpuMillis(object, fields);
+    limits.memoryMax = positiveLimit(object, fields.memoryMax);
+    limits.memoryHigh = positiveLimit(object, fields.memoryHigh);
+    if (auto shares = positiveLimit(object, fields.cpuShares))
         limits.cpuWeight = cpuSharesToWeight(*shares);
-    limits.allowedCpus = createAllowedCpus(hostConfig);
+    limits.allowedCpus = createAllowedCpus(object, fields.cpusetCpus);
     return limits;
 }
 
@@ -122,6 +153,18 @@ int64_t integerField(const json& object, const char* key)
     return field.get<int64_t>();
 }
 
+// Absent and null both read as no labels.
+Labels labelsOf(const json& object, const char* key)
+{
+    auto field = object.find(key);
+    if (field == object.end() || field->is_null())
+        return {};
+    // Checked first: nlohmann would also make a map of an array of pairs.
+    if (!field->is_object())
+        throw MalformedReply(std::string(key) + " is not an object");
+    return field->get<Labels>();
+}
+
 pid_t pidOf(const json& object)
 {
     auto pid = integerField(object, "Pid");
@@ -140,9 +183,39 @@ ListEntry parseListEntry(const json& entry)
     parsed.name = names.front().get<std::string>();
     parsed.podId = optionalString(entry, "Pod");
     parsed.podName = optionalString(entry, "PodName");
-    parsed.running = entry.at("State").get<std::string>() == "running";
+    const auto state = entry.at("State").get<std::string>();
+    parsed.paused = state == "paused";
+    parsed.running = state == "running" || parsed.paused;
     parsed.pid = parsed.running ? pidOf(entry) : 0;
+    parsed.labels = labelsOf(entry, "Labels");
     return parsed;
+}
+
+PodState podStateOf(const std::string& text)
+{
+    static const std::map<std::string, PodState, std::less<>> states{
+        {"Created", PodState::Created}, {"Running", PodState::Running},
+        {"Degraded", PodState::Degraded}, {"Paused", PodState::Paused},
+        {"Stopped", PodState::Stopped}, {"Exited", PodState::Exited},
+        {"Error", PodState::Error},
+    };
+    auto state = states.find(text);
+    if (state == states.end())
+        throw MalformedReply("unknown pod state " + text);
+    return state->second;
+}
+
+std::vector<PodMember> podMembersOf(const json& document)
+{
+    auto field = document.find("Containers");
+    if (field == document.end() || field->is_null())
+        return {};
+    if (!field->is_array())
+        throw MalformedReply("Containers is not an array");
+    std::vector<PodMember> members;
+    for (const auto& member : *field)
+        members.push_back({member.at("Id").get<std::string>(), member.at("Name").get<std::string>()});
+    return members;
 }
 
 }  // namespace
@@ -165,12 +238,16 @@ Container parseInspect(std::string_view body)
         container.name = document.at("Name").get<std::string>();
         container.podId = optionalString(document, "Pod");
         const auto& state = document.at("State");
-        container.running = state.at("Running").get<bool>();
+        // Podman says Running=false, Paused=true of a frozen container.
+        container.paused = state.value("Paused", false);
+        container.running = state.at("Running").get<bool>() || container.paused;
         // A stopped container keeps the PID it last had in some versions; it
         // means nothing once the process is gone.
         container.pid = container.running ? pidOf(state) : 0;
         container.cgroupPath = optionalString(state, "CgroupPath");
-        container.createLimits = createLimits(document.at("HostConfig"));
+        if (auto config = document.find("Config"); config != document.end() && config->is_object())
+            container.labels = labelsOf(*config, "Labels");
+        container.createLimits = createLimits(document.at("HostConfig"), kContainerLimits);
         return container;
     });
 }
@@ -178,9 +255,7 @@ Container parseInspect(std::string_view body)
 std::vector<ListEntry> parseList(std::string_view body)
 {
     constexpr std::string_view what = "container list reply";
-    json document = json::parse(body, nullptr, /*allow_exceptions=*/false);
-    if (document.is_discarded() || !document.is_array())
-        throw MalformedReply(std::string(what) + ": not a JSON array");
+    const json document = parseArray(body, what);
     return guarded(what, [&] {
         std::vector<ListEntry> entries;
         entries.reserve(document.size());
@@ -190,29 +265,61 @@ std::vector<ListEntry> parseList(std::string_view body)
     });
 }
 
-std::string parsePodName(std::string_view body)
+Pod parsePod(std::string_view body)
 {
     constexpr std::string_view what = "pod inspect reply";
     auto document = parseObject(body, what);
-    return guarded(what, [&] { return document.at("Name").get<std::string>(); });
+    return guarded(what, [&] {
+        Pod pod;
+        pod.id = document.at("Id").get<std::string>();
+        pod.name = document.at("Name").get<std::string>();
+        pod.state = podStateOf(document.at("State").get<std::string>());
+        pod.cgroupPath = optionalString(document, "CgroupPath");
+        pod.infraContainerId = optionalString(document, "InfraContainerID");
+        pod.members = podMembersOf(document);
+        pod.labels = labelsOf(document, "Labels");
+        pod.createLimits = createLimits(document, kPodLimits);
+        return pod;
+    });
+}
+
+std::vector<std::string> parsePodIds(std::string_view body)
+{
+    constexpr std::string_view what = "pod list reply";
+    const json document = parseArray(body, what);
+    return guarded(what, [&] {
+        std::vector<std::string> ids;
+        for (const auto& entry : document)
+            ids.push_back(entry.at("Id").get<std::string>());
+        return ids;
+    });
 }
 
 ApiError parseApiError(std::string_view body)
 {
-    json document = json::parse(body, nullptr, /*allow_exceptions=*/false);
-    if (document.is_object()) {
+    auto errorOf = [](std::string_view text) -> std::optional<ApiError> {
+        json document = json::parse(text, nullptr, /*allow_exceptions=*/false);
+        if (!document.is_object())
+            return std::nullopt;
         auto cause = document.find("cause");
         auto message = document.find("message");
-        if (cause != document.end() && cause->is_string() && message != document.end()
-            && message->is_string())
-            return {cause->get<std::string>(), message->get<std::string>()};
-    }
+        if (cause == document.end() || !cause->is_string() || message == document.end()
+            || !message->is_string())
+            return std::nullopt;
+        return ApiError{cause->get<std::string>(), message->get<std::string>()};
+    };
+    if (auto error = errorOf(body))
+        return *error;
+    // Podman 4.3.1 writes the error of an ambiguous pod ID twice.
+    if (auto firstLine = body.find('\n'); firstLine != std::string_view::npos)
+        if (auto error = errorOf(body.substr(0, firstLine)))
+            return *error;
     return {{}, std::string(body)};
 }
 
 bool isAmbiguousId(const ApiError& error)
 {
-    return error.cause == "container already exists";
+    return error.cause == "container already exists" || error.cause == "pod already exists";
 }
 
 ContainerEvent parseEvent(std::string_view line)

@@ -12,6 +12,7 @@
 
 #include "runtime/container.h"
 #include "runtime/container_event.h"
+#include "runtime/pod.h"
 
 namespace resized::runtime {
 
@@ -33,26 +34,35 @@ struct ListEntry {
     std::string name;
     std::string podId;
     std::string podName;
-    bool running = false;
+    bool running = false;  // as Container::running: running or paused
+    bool paused = false;
     pid_t pid = 0;
+    Labels labels;
 
     bool operator==(const ListEntry&) const = default;
 };
 std::vector<ListEntry> parseList(std::string_view body);
 
-// GET /libpod/pods/{nameOrId}/json → the pod's name.
-std::string parsePodName(std::string_view body);
+// GET /libpod/pods/{nameOrId}/json.
+Pod parsePod(std::string_view body);
+
+// GET /libpod/pods/json → the ID of every pod (the list lacks the cgroup
+// path and the limits, which only the pod inspect has).
+std::vector<std::string> parsePodIds(std::string_view body);
 
 // The body libpod sends with every 4xx/5xx answer:
-// {"cause": "...", "message": "...", "response": 404}.
+// {"cause": "...", "message": "...", "response": 404}. A streaming endpoint
+// that fails after its 200 header sends one as a line of the stream.
 struct ApiError {
-    std::string cause;
+    std::string cause;  // empty when the body is not such an object
     std::string message;
 };
 // Never throws: a body that is not such an object becomes the message itself.
+// Of a body holding several such objects, one a line, the first counts.
 ApiError parseApiError(std::string_view body);
-// Podman answers an ambiguous short ID with 404 and the cause of
-// "container already exists" ("more than one result for container ID ...").
+// Podman answers an ambiguous short ID with the cause "container already
+// exists" (404) or "pod already exists" (500, from Podman 4.3.1): "more than
+// one result for ...".
 bool isAmbiguousId(const ApiError& error);
 
 // One line of GET /libpod/events?stream=true.

@@ -1,6 +1,7 @@
-// Replies of GET /libpod/containers/{name}/json (and, as any reply body may
-// be, of the pod inspect and of an error): refused only with MalformedReply,
-// and what is accepted is a container resized can use as it is.
+// Replies of GET /libpod/containers/{name}/json and /libpod/pods/{name}/json
+// (each parser sees every body, as any reply may be anything, and so does the
+// error parser): refused only with MalformedReply, and what is accepted is a
+// container or pod resized can use as it is.
 
 #include <cstddef>
 #include <cstdint>
@@ -39,12 +40,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         const runtime::Container container = runtime::parseInspect(body);
         FUZZ_CHECK(container.pid >= 0);
         FUZZ_CHECK(container.running || container.pid == 0);
+        FUZZ_CHECK(container.running || !container.paused);
         checkCreateLimits(container.createLimits);
     } catch (const runtime::MalformedReply&) {
     }
 
     try {
-        runtime::parsePodName(body);
+        const runtime::Pod pod = runtime::parsePod(body);
+        checkCreateLimits(pod.createLimits);
+        // Parsing keeps no state: the same body is the same pod.
+        FUZZ_CHECK(runtime::parsePod(body) == pod);
     } catch (const runtime::MalformedReply&) {
     }
 

@@ -1,5 +1,6 @@
-// Replies of GET /libpod/containers/json?all=true: refused only with
-// MalformedReply; every accepted entry has a name and a PID only when running.
+// Replies of GET /libpod/containers/json?all=true and /libpod/pods/json:
+// refused only with MalformedReply; every accepted container entry has a PID
+// only when running, and is paused only when running.
 
 #include <cstddef>
 #include <cstdint>
@@ -17,7 +18,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
         for (const auto& entry : runtime::parseList(body)) {
             FUZZ_CHECK(entry.pid >= 0);
             FUZZ_CHECK(entry.running || entry.pid == 0);
+            FUZZ_CHECK(entry.running || !entry.paused);
         }
+    } catch (const runtime::MalformedReply&) {
+    }
+
+    try {
+        runtime::parsePodIds(body);
     } catch (const runtime::MalformedReply&) {
     }
     return 0;

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <gtest/gtest.h>
 
+#include "fake_podman.h"
+#include "podman_without_events.h"
 #include "poll_loop.h"
 #include "runtime/event_stream.h"
 #include "scratch_directory.h"
@@ -23,11 +25,17 @@ struct Recorder {
     int established = 0;
     std::vector<ContainerEvent> events;
     std::optional<std::string> endReason;
+    // Events of this container throw once recorded, as a handler may.
+    std::string failingContainer;
 
     EventStreamHandlers handlers()
     {
         return {[this] { ++established; },
-                [this](const ContainerEvent& event) { events.push_back(event); },
+                [this](const ContainerEvent& event) {
+                    events.push_back(event);
+                    if (event.containerName == failingContainer)
+                        throw std::runtime_error("database is locked");
+                },
                 [this](const std::string& reason) { endReason = reason; }};
     }
 
@@ -71,6 +79,53 @@ TEST_F(EventStreamTest, DeliversContainerLifecycle)
     EXPECT_EQ(recorder.endReason, std::nullopt);
 
     stream.stop();
+    EXPECT_FALSE(stream.active());
+    EXPECT_EQ(loop.watchedSockets(), 0u);
+}
+
+// events_logger="none": Podman answers 200, then an error object, then ends.
+TEST_F(EventStreamTest, PodmanWithoutEventsEndsWithItsReason)
+{
+    test::PodmanWithoutEvents podman;
+    test::PollLoop loop;
+    Recorder recorder;
+    EventStream stream(podman.socketPath(), loop, recorder.handlers());
+    loop.attach(stream);
+
+    stream.start();
+    ASSERT_TRUE(loop.runUntil([&] { return recorder.endReason.has_value(); }, 10s));
+    EXPECT_EQ(recorder.established, 1);
+    EXPECT_TRUE(recorder.events.empty());
+    EXPECT_EQ(*recorder.endReason,
+              R"(Podman ended the event stream: cannot read events with the "none" backend)");
+    EXPECT_FALSE(stream.active());
+    EXPECT_EQ(loop.watchedSockets(), 0u);
+}
+
+// A handler that throws costs neither the rest of its batch nor the end of
+// the stream, which would otherwise stay active with nothing reading it.
+TEST(EventStreamFake, ThrowingHandlerCostsNeitherTheBatchNorTheEnd)
+{
+    test::FakePodman fake([](test::FakePodman::Connection& connection, unsigned) {
+        connection.sendStreamHeader();
+        connection.sendChunk(test::FakePodman::eventLine("start", "b1", "bad")
+                             + test::FakePodman::eventLine("start", "a1", "good")
+                             + test::FakePodman::eventLine("died", "a1", "good"));
+        connection.sendLastChunk();
+    });
+    test::PollLoop loop;
+    Recorder recorder;
+    recorder.failingContainer = "bad";
+    EventStream stream(fake.socketPath(), loop, recorder.handlers());
+    loop.attach(stream);
+
+    stream.start();
+    ASSERT_TRUE(loop.runUntil([&] { return recorder.endReason.has_value(); }, 10s));
+    std::vector<std::string> delivered;
+    for (const auto& event : recorder.events)
+        delivered.push_back(event.action + " " + event.containerName);
+    EXPECT_EQ(delivered, (std::vector<std::string>{"start bad", "start good", "died good"}));
+    EXPECT_EQ(*recorder.endReason, "Podman closed the event stream");
     EXPECT_FALSE(stream.active());
     EXPECT_EQ(loop.watchedSockets(), 0u);
 }

@@ -22,7 +22,19 @@ std::string sample(const std::string& file)
     return text.str();
 }
 
+// parse refuses every broken body, and a captured sample cut in half.
+template <typename Parse, size_t count>
+void expectAllMalformed(Parse&& parse, const char* const (&broken)[count], const std::string& sampleFile)
+{
+    for (const char* body : broken)
+        EXPECT_THROW(parse(body), MalformedReply) << body;
+    const auto body = sample(sampleFile);
+    EXPECT_THROW(parse(body.substr(0, body.size() / 2)), MalformedReply) << sampleFile;
+}
+
 constexpr const char* kLimitsId = "02b27ec08eb951afe090d13800b77d762f1a5db3bb8a2d5dd6e42e6bbf05c184";
+constexpr const char* kPodId = "dc59191d5ea0aeec28ad9e668b6e50db8d19671594998ed85842e8b996f9df0a";
+constexpr const char* kInfraId = "c290a5b14c8d9472d810ab3bb2544028a578a9b417d345237c520fd9b3bdb471";
 
 }  // namespace
 
@@ -66,6 +78,24 @@ TEST(ParseInspect, CreatedContainerHasNoPidAndNoCgroup)
     EXPECT_EQ(container.cgroupPath, "");
 }
 
+TEST(ParseInspect, PausedContainerRunsAndKeepsItsCgroup)
+{
+    // Podman says State.Running=false, State.Paused=true of it.
+    auto container = parseInspect(sample("inspect-paused.json"));
+    EXPECT_EQ(container.name, "rt-paused");
+    EXPECT_TRUE(container.running);
+    EXPECT_TRUE(container.paused);
+    EXPECT_EQ(container.pid, 10098);
+    EXPECT_EQ(container.cgroupPath, "/libpod_parent/libpod-" + container.id);
+    EXPECT_EQ(container.labels, (Labels{{"app", "web"}, {"tier", "front"}}));
+}
+
+TEST(ParseInspect, OnlyAPausedContainerIsPaused)
+{
+    for (const char* file : {"inspect-limits.json", "inspect-running.json", "inspect-created.json"})
+        EXPECT_FALSE(parseInspect(sample(file)).paused) << file;
+}
+
 TEST(ParseInspect, ContainerInPodCarriesThePodIdOnly)
 {
     auto container = parseInspect(sample("inspect-in-pod.json"));
@@ -81,6 +111,13 @@ std::string inspectWithHostConfig(const std::string& hostConfig)
 {
     return R"({"Id":"abc","Name":"n","State":{"Running":true,"Pid":7,"CgroupPath":"/x"},)"
            R"("HostConfig":)" + hostConfig + "}";
+}
+
+// A minimal inspect reply of a running container with this Config.
+std::string inspectWithConfig(const std::string& config)
+{
+    return R"({"Id":"abc","Name":"n","State":{"Running":true,"Pid":7},"HostConfig":{},)"
+           R"("Config":)" + config + "}";
 }
 
 core::Resources limitsOf(const std::string& hostConfig)
@@ -124,6 +161,13 @@ TEST(ParseInspect, EmptyHostConfigMeansNoLimits)
     EXPECT_TRUE(limitsOf(R"({"Memory":0,"MemoryReservation":0,"CpuShares":0,"NanoCpus":0})").empty());
 }
 
+TEST(ParseInspect, LabelsAreOptional)
+{
+    EXPECT_TRUE(parseInspect(inspectWithConfig("{}")).labels.empty());
+    EXPECT_TRUE(parseInspect(inspectWithConfig(R"({"Labels":null})")).labels.empty());
+    EXPECT_EQ(parseInspect(inspectWithConfig(R"({"Labels":{"a":""}})")).labels, (Labels{{"a", ""}}));
+}
+
 TEST(CpuSharesToWeight, FollowsSystemdMapping)
 {
     EXPECT_EQ(cpuSharesToWeight(0), 0u);
@@ -154,6 +198,12 @@ TEST(ParseInspect, MalformedRepliesThrow)
     };
     for (const char* body : broken)
         EXPECT_THROW(parseInspect(body), MalformedReply) << body;
+
+    for (const char* config : {R"({"Labels":[["a","b"]]})", R"({"Labels":{"a":1}})", R"({"Labels":"a=b"})"})
+        EXPECT_THROW(parseInspect(inspectWithConfig(config)), MalformedReply) << config;
+    EXPECT_THROW(parseInspect(R"({"Id":"abc","Name":"n","State":{"Running":false,"Paused":"yes","Pid":0},)"
+                              R"("HostConfig":{}})"),
+                 MalformedReply);
 
     for (const char* hostConfig : {R"({"Memory":"64m"})", R"({"NanoCpus":0.5})",
                                    R"({"CpusetCpus":7})", R"({"CpusetCpus":"0-x"})", "[]"})
@@ -186,6 +236,22 @@ TEST(ParseList, AllContainersWithPodNames)
     EXPECT_EQ(entries[3].podName, "rt-pod");
 }
 
+TEST(ParseList, PausedContainerRunsWithItsLabels)
+{
+    auto entries = parseList(sample("list-paused.json"));
+    ASSERT_EQ(entries.size(), 1u);
+    EXPECT_EQ(entries[0].name, "rt-paused");
+    EXPECT_TRUE(entries[0].running);
+    EXPECT_TRUE(entries[0].paused);
+    EXPECT_EQ(entries[0].pid, 10098);
+    EXPECT_EQ(entries[0].labels, (Labels{{"app", "web"}, {"tier", "front"}}));
+
+    for (const auto& entry : parseList(sample("list.json"))) {
+        EXPECT_FALSE(entry.paused) << entry.name;
+        EXPECT_TRUE(entry.labels.empty()) << entry.name;
+    }
+}
+
 TEST(ParseList, EmptyListIsEmpty)
 {
     EXPECT_TRUE(parseList("[]").empty());
@@ -199,18 +265,98 @@ TEST(ParseList, MalformedRepliesThrow)
         R"([{"Id":"a","Names":"n","State":"running","Pid":1}])",
         R"([{"Id":"a","Names":["n"],"State":true,"Pid":1}])",
         R"([{"Id":"a","Names":["n"],"State":"running"}])",
+        R"([{"Id":"a","Names":["n"],"State":"paused"}])",
+        R"([{"Id":"a","Names":["n"],"State":"exited","Labels":["x"]}])",
     };
-    for (const char* body : broken)
-        EXPECT_THROW(parseList(body), MalformedReply) << body;
-    auto body = sample("list.json");
-    EXPECT_THROW(parseList(body.substr(0, body.size() / 2)), MalformedReply);
+    expectAllMalformed(parseList, broken, "list.json");
 }
 
-TEST(ParsePodName, NameOfThePod)
+TEST(ParsePod, RunningPodWithInfraAndMember)
 {
-    EXPECT_EQ(parsePodName(R"({"Id":"edc2","Name":"rt-pod","State":"Running"})"), "rt-pod");
-    EXPECT_THROW(parsePodName(R"({"Id":"edc2"})"), MalformedReply);
-    EXPECT_THROW(parsePodName("<html>"), MalformedReply);
+    // podman pod create --name rt-pod --label team=a --cpus 1 --memory 256m
+    auto pod = parsePod(sample("pod-inspect-running.json"));
+    EXPECT_EQ(pod.id, kPodId);
+    EXPECT_EQ(pod.name, "rt-pod");
+    EXPECT_EQ(pod.state, PodState::Running);
+    EXPECT_EQ(pod.cgroupPath, std::string("/libpod_parent/") + kPodId);
+    EXPECT_EQ(pod.infraContainerId, kInfraId);
+    EXPECT_EQ(pod.members,
+              (std::vector<PodMember>{
+                  {"8e14a94a44d1c5db7870e4ad712f2a6519ad7e7eab40158e33661a3b9259995a", "rt-inpod"},
+                  {kInfraId, "dc59191d5ea0-infra"}}));
+    EXPECT_EQ(pod.labels, (Labels{{"team", "a"}}));
+    core::Resources expected;
+    expected.cpuMillis = 1000;
+    expected.memoryMax = 256ull << 20;
+    EXPECT_EQ(pod.createLimits, expected) << core::describe(pod.createLimits);
+}
+
+TEST(ParsePod, StoppedPodKeepsItsCgroupPath)
+{
+    auto pod = parsePod(sample("pod-inspect-stopped.json"));
+    EXPECT_EQ(pod.state, PodState::Exited);
+    EXPECT_EQ(pod.cgroupPath, std::string("/libpod_parent/") + kPodId);
+}
+
+TEST(ParsePod, EveryLimitAPodTakes)
+{
+    // podman pod create --cpus 0.5 --memory 128m --cpuset-cpus 0 --cpu-shares 512
+    auto pod = parsePod(sample("pod-inspect-limits.json"));
+    EXPECT_EQ(pod.state, PodState::Created);
+    core::Resources expected;
+    expected.cpuMillis = 500;
+    expected.memoryMax = 128ull << 20;
+    expected.cpuWeight = 50;
+    expected.allowedCpus = "0";
+    EXPECT_EQ(pod.createLimits, expected) << core::describe(pod.createLimits);
+}
+
+TEST(ParsePod, PodWithoutInfraHasNoCgroupAndNoMembers)
+{
+    auto pod = parsePod(sample("pod-inspect-noinfra.json"));
+    EXPECT_EQ(pod.name, "rt-bare");
+    EXPECT_EQ(pod.state, PodState::Created);
+    EXPECT_EQ(pod.cgroupPath, "");
+    EXPECT_EQ(pod.infraContainerId, "");
+    EXPECT_TRUE(pod.members.empty());
+    EXPECT_TRUE(pod.labels.empty());
+    EXPECT_TRUE(pod.createLimits.empty()) << core::describe(pod.createLimits);
+}
+
+TEST(ParsePod, EveryPodmanState)
+{
+    const std::pair<const char*, PodState> states[] = {
+        {"Created", PodState::Created}, {"Running", PodState::Running},
+        {"Degraded", PodState::Degraded}, {"Paused", PodState::Paused},
+        {"Stopped", PodState::Stopped}, {"Exited", PodState::Exited}, {"Error", PodState::Error}};
+    for (const auto& [text, state] : states)
+        EXPECT_EQ(parsePod(std::string(R"({"Id":"a","Name":"p","State":")") + text + "\"}").state, state)
+            << text;
+}
+
+TEST(ParsePod, MalformedRepliesThrow)
+{
+    const char* broken[] = {
+        "", "[]", "<html>",
+        R"({"Name":"p","State":"Running"})",
+        R"({"Id":"a","State":"Running"})",
+        R"({"Id":"a","Name":"p"})",
+        R"({"Id":"a","Name":"p","State":"running"})",
+        R"({"Id":"a","Name":"p","State":"Running","Containers":{}})",
+        R"({"Id":"a","Name":"p","State":"Running","Containers":[{"Id":"c"}]})",
+        R"({"Id":"a","Name":"p","State":"Running","Labels":["x"]})",
+        R"({"Id":"a","Name":"p","State":"Running","memory_limit":"1g"})",
+        R"({"Id":"a","Name":"p","State":"Running","cpuset_cpus":"x"})",
+    };
+    expectAllMalformed(parsePod, broken, "pod-inspect-running.json");
+}
+
+TEST(ParsePodIds, EveryPod)
+{
+    EXPECT_EQ(parsePodIds(sample("pod-list.json")), (std::vector<std::string>{kPodId}));
+    EXPECT_TRUE(parsePodIds("[]").empty());
+    for (const char* body : {"", "{}", "[{}]", R"([{"Id":1}])"})
+        EXPECT_THROW(parsePodIds(body), MalformedReply) << body;
 }
 
 TEST(ParseApiError, AmbiguousShortId)
@@ -225,6 +371,20 @@ TEST(ParseApiError, NoSuchContainer)
     auto error = parseApiError(sample("error-no-such-container.json"));
     EXPECT_FALSE(isAmbiguousId(error));
     EXPECT_EQ(error.cause, "no such container");
+}
+
+TEST(ParseApiError, AmbiguousPodIdWrittenTwice)
+{
+    auto error = parseApiError(sample("pod-error-ambiguous.json"));
+    EXPECT_TRUE(isAmbiguousId(error));
+    EXPECT_EQ(error.message, "more than one result for ID or name 4: pod already exists");
+}
+
+TEST(ParseApiError, NoSuchPod)
+{
+    auto error = parseApiError(sample("pod-error-missing.json"));
+    EXPECT_FALSE(isAmbiguousId(error));
+    EXPECT_EQ(error.cause, "no such pod");
 }
 
 TEST(ParseApiError, AnythingElseBecomesTheMessage)
@@ -253,6 +413,25 @@ TEST(ParseEvent, CapturedStream)
     EXPECT_EQ(actions, (std::vector<std::string>{"init", "start", "restart", "died", "init",
                                                   "start", "died", "cleanup"}));
     EXPECT_EQ(events[3].containerName, "rt-plain");
+}
+
+TEST(ParseEvent, PauseUnpauseRenameRestore)
+{
+    // podman run, pause, unpause, rename rt-paused rt-renamed, container
+    // restore (which failed: no CRIU here, yet Podman sent the event), stop, rm.
+    std::istringstream lines(sample("events-lifecycle.jsonl"));
+    std::vector<std::string> seen;
+    for (std::string line; std::getline(lines, line);) {
+        auto event = parseEvent(line);
+        EXPECT_EQ(event.containerId, "c174be98e29d16f7dd1c9e366820e16d0d9f37dcc69e0f67229f07e3702c37aa");
+        seen.push_back(event.action + " " + event.containerName);
+    }
+    // A rename's event carries the new name.
+    EXPECT_EQ(seen, (std::vector<std::string>{
+                        "create rt-paused", "init rt-paused", "start rt-paused", "pause rt-paused",
+                        "unpause rt-paused", "rename rt-renamed", "restore rt-renamed",
+                        "died rt-renamed", "cleanup rt-renamed", "cleanup rt-renamed",
+                        "remove rt-renamed"}));
 }
 
 TEST(ParseEvent, NameIsOptional)
