@@ -58,9 +58,10 @@ int run(const resized::CommandLine& commandLine)
     cgroup::DriverSelector drivers(settings.cgroupRoot, settings.cgroupDriver);
     runtime::PodmanClient podman(settings.podmanSocket);
     service::PodmanContainerSource containers(podman);
+    service::PodmanPodSource pods(podman);
     service::SystemdUnitSource units;
-    service::ResourceManager manager(loop, settings, node, store, {.containers = &containers, .units = &units},
-                                     drivers);
+    service::ResourceManager manager(loop, settings, node, store,
+                                     {.containers = &containers, .pods = &pods, .units = &units}, drivers);
     manager.start();
     service::RuntimeWatcher runtimeWatcher(loop, manager, settings.podmanSocket);
 

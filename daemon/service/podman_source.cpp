@@ -1,19 +1,8 @@
 #include "service/podman_source.h"
 
-#include <algorithm>
-#include <cctype>
+#include "runtime/podman_json.h"
 
 namespace resized::service {
-
-bool namesContainerExactly(const std::string& asked, const runtime::Container& container)
-{
-    if (asked == container.name || asked == container.id)
-        return true;
-    constexpr size_t kShortIdLength = 12;
-    const bool hex = std::all_of(asked.begin(), asked.end(),
-                                 [](unsigned char c) { return std::isxdigit(c) && !std::isupper(c); });
-    return hex && asked.size() >= kShortIdLength && container.id.starts_with(asked);
-}
 
 Instance instanceOf(const runtime::Container& container)
 {
@@ -21,7 +10,9 @@ Instance instanceOf(const runtime::Container& container)
         .name = {core::WorkloadKind::Container, container.name},
         .id = container.id,
         .pod = container.podName,
-        .state = container.running ? core::RunState::Running : core::RunState::Stopped,
+        .state = !container.running ? core::RunState::Stopped
+                 : container.paused ? core::RunState::Paused
+                                    : core::RunState::Running,
         .cgroupPath = container.running ? container.cgroupPath : std::string(),
         .createLimits = container.createLimits,
     };
@@ -30,9 +21,9 @@ Instance instanceOf(const runtime::Container& container)
 std::optional<Instance> PodmanContainerSource::find(const core::WorkloadName& name)
 {
     try {
-        // Podman also resolves any ID prefix, however short: checked below.
+        // Exact: never a container whose ID merely starts with the name.
         const auto container = podman_.inspect(name.name);
-        if (!container || !namesContainerExactly(name.name, *container))
+        if (!container)
             return std::nullopt;
         return instanceOf(*container);
     } catch (const runtime::AmbiguousContainer& error) {
@@ -77,13 +68,58 @@ std::vector<Instance> PodmanContainerSource::list()
                 continue;
             known = seen_.emplace(key, std::move(*inspected)).first;
         }
-        // A rename keeps the ID and the PID.
+        // A rename, a pause and an unpause keep the ID and the PID.
         known->second.name.name = entry.name;
+        known->second.state = entry.paused ? core::RunState::Paused : core::RunState::Running;
         instances.push_back(known->second);
         seen.insert(*known);
     }
     seen_ = std::move(seen);
     return instances;
+}
+
+Instance instanceOf(const runtime::Pod& pod)
+{
+    core::RunState state = core::RunState::Stopped;
+    if (pod.state == runtime::PodState::Paused)
+        state = core::RunState::Paused;
+    else if (pod.state == runtime::PodState::Running || pod.state == runtime::PodState::Degraded)
+        state = core::RunState::Running;
+    return {
+        .name = {core::WorkloadKind::Pod, pod.name},
+        .id = pod.id,
+        .pod = {},
+        .state = state,
+        // Podman reports the path of a stopped pod too; it has no cgroup then.
+        .cgroupPath = state == core::RunState::Stopped ? std::string() : pod.cgroupPath,
+        .createLimits = pod.createLimits,
+    };
+}
+
+std::optional<Instance> PodmanPodSource::find(const core::WorkloadName& name)
+{
+    try {
+        const auto pod = podman_.inspectPod(name.name);
+        if (!pod)
+            return std::nullopt;
+        return instanceOf(*pod);
+    } catch (const runtime::AmbiguousContainer& error) {
+        throw AmbiguousName("\"" + name.name + "\" matches more than one pod: " + error.what());
+    } catch (const runtime::RuntimeUnavailable& error) {
+        throw SourceUnavailable(std::string("Podman cannot be reached: ") + error.what());
+    }
+}
+
+std::vector<Instance> PodmanPodSource::list()
+{
+    try {
+        std::vector<Instance> instances;
+        for (const auto& pod : podman_.listPods())
+            instances.push_back(instanceOf(pod));
+        return instances;
+    } catch (const runtime::RuntimeUnavailable& error) {
+        throw SourceUnavailable(std::string("Podman cannot be reached: ") + error.what());
+    }
 }
 
 }  // namespace resized::service

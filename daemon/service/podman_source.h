@@ -3,6 +3,7 @@
 #include <map>
 #include <string>
 
+#include "runtime/pod.h"
 #include "runtime/podman_client.h"
 #include "service/workload_source.h"
 
@@ -23,10 +24,20 @@ private:
     std::map<std::pair<std::string, pid_t>, Instance> seen_;
 };
 
-// Whether `asked` names this container exactly: its name, its full ID, or a
-// prefix of its ID of at least 12 hex digits (Podman's short ID).
-bool namesContainerExactly(const std::string& asked, const runtime::Container& container);
+// Podman's pods as workloads (`pod:NAME`): their own cgroup, the parent of
+// their members' cgroups.
+class PodmanPodSource : public WorkloadSource {
+public:
+    explicit PodmanPodSource(runtime::PodmanClient& podman) : podman_(podman) {}
+
+    std::optional<Instance> find(const core::WorkloadName& name) override;
+    std::vector<Instance> list() override;
+
+private:
+    runtime::PodmanClient& podman_;
+};
 
 Instance instanceOf(const runtime::Container& container);
+Instance instanceOf(const runtime::Pod& pod);
 
 }  // namespace resized::service

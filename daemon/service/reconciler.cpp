@@ -18,10 +18,16 @@ uint64_t nowUsec()
     return static_cast<uint64_t>(now.tv_sec) * 1'000'000 + static_cast<uint64_t>(now.tv_nsec) / 1000;
 }
 
-std::chrono::milliseconds backoffDelay(std::chrono::milliseconds first, unsigned attempt,
+core::Backoff retryBackoff(std::chrono::milliseconds interval, std::chrono::milliseconds longest)
+{
+    const auto first = std::max(interval, std::chrono::milliseconds(1));
+    return core::Backoff(first, std::max(first, longest));
+}
+
+Reconciler::Retry& Reconciler::retryOf(std::map<std::string, Retry>& retries, const std::string& name,
                                        std::chrono::milliseconds longest)
 {
-    return std::min(first * (1u << std::min(attempt, 16u)), longest);
+    return retries.try_emplace(name, Retry{retryBackoff(settings_.retryInterval, longest), {}}).first->second;
 }
 
 Reconciler::Reconciler(EventLoop& loop, store::StateStore& store, cgroup::DriverSelector& drivers,
@@ -55,8 +61,8 @@ void Reconciler::reconcileOne(const std::string& name, const Instance* listed)
         // Not the runtime's refusal but the store's passing trouble: tried
         // again, doubling up to a minute, for as long as it lasts, without
         // using up the repair attempts.
-        Retry& retry = storeRetries_[name];
-        const auto delay = backoffDelay(settings_.retryInterval, retry.attempts++, std::chrono::minutes(1));
+        Retry& retry = retryOf(storeRetries_, name, std::chrono::minutes(1));
+        const auto delay = retry.backoff.next();
         spdlog::error("{}: cannot reconcile: {}; trying again in {} ms", name, error.what(), delay.count());
         retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
     }
@@ -167,13 +173,14 @@ void Reconciler::repairFinished(const std::string& name, bool repaired)
         repairRetries_.erase(name);
         return;
     }
-    Retry& retry = repairRetries_[name];
-    if (++retry.attempts >= settings_.retryAttempts) {
-        spdlog::error("{}: repair failed {} times; giving up until the next sync", name, retry.attempts);
+    Retry& retry = retryOf(repairRetries_, name, std::chrono::hours(1));
+    if (retry.backoff.attempts() + 1 >= settings_.retryAttempts) {
+        spdlog::error("{}: repair failed {} times; giving up until the next sync", name,
+                      retry.backoff.attempts() + 1);
         repairRetries_.erase(name);
         return;
     }
-    const auto delay = backoffDelay(settings_.retryInterval, retry.attempts - 1, std::chrono::hours(1));
+    const auto delay = retry.backoff.next();
     spdlog::info("{}: repair failed; retrying in {} ms", name, delay.count());
     retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
 }

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "cgroup/driver_selector.h"
+#include "core/backoff.h"
 #include "service/announcer.h"
 #include "service/event_loop.h"
 #include "service/settings.h"
@@ -70,19 +71,20 @@ private:
     ReconcilerHost& host_;
     Settings settings_;
     struct Retry {
-        unsigned attempts = 0;
+        core::Backoff backoff;
         EventSource timer;
     };
+    Retry& retryOf(std::map<std::string, Retry>& retries, const std::string& name,
+                   std::chrono::milliseconds longest);
     std::map<std::string, Retry> repairRetries_;
     std::map<std::string, Retry> storeRetries_;
     EventSource syncTimer_;
     std::function<void()> periodicPass_;
 };
 
-// How long to wait before attempt `attempt` (0-based): `first`, doubling,
-// never more than `longest`.
-std::chrono::milliseconds backoffDelay(std::chrono::milliseconds first, unsigned attempt,
-                                       std::chrono::milliseconds longest);
+// The backoff of retries that start at `[Sync] RetryIntervalSec=` (at least
+// a millisecond: 0 would never back off) and stop growing at `longest`.
+core::Backoff retryBackoff(std::chrono::milliseconds interval, std::chrono::milliseconds longest);
 
 uint64_t nowUsec();
 

@@ -275,7 +275,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
                        .callerUid = queued.callerUid,
                        .startedAtUsec = started,
                        .storeRetry = {},
-                       .storeFailures = 0,
+                       .storeBackoff = {},
                    }),
                    options);
 }
@@ -372,7 +372,7 @@ void ResourceManager::commitOutcome(InFlight& update)
 void ResourceManager::resolveAfterStoreError(const std::string& name)
 {
     InFlight& update = *inFlight_.at(name);
-    if (update.storeFailures == 0 && update.execution->outcome() == cgroup::ApplyOutcome::Applied)
+    if (!update.storeBackoff && update.execution->outcome() == cgroup::ApplyOutcome::Applied)
         restoreLimits(drivers_.forCgroup(update.record.cgroupPath), update.record.cgroupPath, update.previousActual);
     try {
         if (update.reservationId) {
@@ -383,7 +383,9 @@ void ResourceManager::resolveAfterStoreError(const std::string& name)
             store_.save(update.record);
         }
     } catch (const store::StoreError& error) {
-        const auto delay = backoffDelay(settings_.retryInterval, update.storeFailures++, std::chrono::minutes(1));
+        if (!update.storeBackoff)
+            update.storeBackoff = retryBackoff(settings_.retryInterval, std::chrono::minutes(1));
+        const auto delay = update.storeBackoff->next();
         spdlog::error("{}: the store still refuses ({}); trying again in {} ms", name, error.what(), delay.count());
         update.storeRetry = loop_.after(delay, [this, name] { resolveAfterStoreError(name); });
         return;
@@ -578,7 +580,7 @@ void ResourceManager::repair(store::WorkloadRecord record, const core::Resources
                        .callerUid = 0,
                        .startedAtUsec = nowUsec(),
                        .storeRetry = {},
-                       .storeFailures = 0,
+                       .storeBackoff = {},
                    }),
                    options);
 }

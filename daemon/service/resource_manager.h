@@ -131,7 +131,7 @@ private:
         // The outcome could not be committed: the workload waits until the
         // store takes its reservation's resolution.
         EventSource storeRetry;
-        unsigned storeFailures = 0;
+        std::optional<core::Backoff> storeBackoff;
     };
 
     Target resolve(const std::string& asked);

@@ -6,8 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "runtime/container.h"
-#include "service/podman_source.h"
+#include "runtime/names.h"
 #include "service/workload_source.h"
 
 namespace resized::service::test {
@@ -49,7 +48,7 @@ public:
         for (const auto& instance : instances_) {
             if (instance.name.name == name.name)
                 return instance;
-            if (namesContainerExactly(name.name, asContainer(instance)))
+            if (runtime::namesExactly(name.name, instance.id, instance.name.name))
                 matches.push_back(&instance);
         }
         if (matches.size() > 1)
@@ -66,14 +65,6 @@ public:
     }
 
 private:
-    static runtime::Container asContainer(const Instance& instance)
-    {
-        runtime::Container container;
-        container.id = instance.id;
-        container.name = instance.name.name;
-        return container;
-    }
-
     void requireReachable() const
     {
         if (!reachable_)
