@@ -1,24 +1,21 @@
 #include "bus/object_path.h"
 
+#include <cstdlib>
+#include <memory>
+#include <system_error>
+
+#include <systemd/sd-bus.h>
+
 namespace resized::bus {
 
-std::string escapeLabel(std::string_view name)
+std::string workloadPath(std::string_view name)
 {
-    if (name.empty())
-        return "_";
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string escaped;
-    escaped.reserve(name.size());
-    for (unsigned char c : name) {
-        if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) {
-            escaped += static_cast<char>(c);
-        } else {
-            escaped += '_';
-            escaped += kHex[c >> 4];
-            escaped += kHex[c & 0xf];
-        }
-    }
-    return escaped;
+    char* path = nullptr;
+    const int result = sd_bus_path_encode(kWorkloadPathParent, std::string(name).c_str(), &path);
+    const std::unique_ptr<char, decltype(&std::free)> owned(path, &std::free);
+    if (result < 0)
+        throw std::system_error(-result, std::generic_category(), "encoding the object path of " + std::string(name));
+    return path;
 }
 
 }  // namespace resized::bus

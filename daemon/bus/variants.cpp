@@ -1,86 +1,53 @@
 #include "bus/variants.h"
 
-#include "core/validation.h"
+#include <algorithm>
+#include <chrono>
 
 namespace resized::bus {
 namespace {
 
+using dbus_codec::valueOf;
 using service::ErrorCode;
 using service::ResizeError;
 
-template <typename T>
-T take(const std::string& key, const sdbus::Variant& value)
+// A dictionary that breaks the contract is the caller's InvalidArgument.
+template <typename Decode>
+auto asInvalidArgument(Decode decode) -> decltype(decode())
 {
-    if (!value.containsValueOfType<T>())
-        throw ResizeError(ErrorCode::InvalidArgument,
-                          key + " must be of D-Bus type '" + sdbus::signature_of<T>::str() +
-                              "', got '" + value.peekValueType() + "'");
-    return value.get<T>();
-}
-
-template <typename T>
-void put(Dictionary& dictionary, const char* key, const std::optional<T>& value)
-{
-    if (value)
-        dictionary.emplace(key, sdbus::Variant(*value));
+    try {
+        return decode();
+    } catch (const dbus_codec::InvalidDictionary& error) {
+        throw ResizeError(ErrorCode::InvalidArgument, error.what());
+    }
 }
 
 }  // namespace
 
 core::Resources decodeResources(const Dictionary& dictionary)
 {
-    core::Resources resources;
-    for (const auto& [key, value] : dictionary) {
-        if (key == "CpuMillis")
-            resources.cpuMillis = take<uint64_t>(key, value);
-        else if (key == "MemoryMax")
-            resources.memoryMax = take<uint64_t>(key, value);
-        else if (key == "MemoryHigh")
-            resources.memoryHigh = take<uint64_t>(key, value);
-        else if (key == "CpuWeight")
-            resources.cpuWeight = take<uint64_t>(key, value);
-        else if (key == "AllowedCpus")
-            resources.allowedCpus = take<std::string>(key, value);
-        else
-            throw ResizeError(ErrorCode::InvalidArgument,
-                              "unknown resource key \"" + key +
-                                  "\" (known: CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus)");
-    }
-    if (auto error = core::validateAndCanonicalise(resources))
-        throw ResizeError(ErrorCode::InvalidArgument, *error);
-    return resources;
-}
-
-Dictionary encodeResources(const core::Resources& resources)
-{
-    Dictionary dictionary;
-    put(dictionary, "CpuMillis", resources.cpuMillis);
-    put(dictionary, "MemoryMax", resources.memoryMax);
-    put(dictionary, "MemoryHigh", resources.memoryHigh);
-    put(dictionary, "CpuWeight", resources.cpuWeight);
-    put(dictionary, "AllowedCpus", resources.allowedCpus);
-    return dictionary;
+    return asInvalidArgument([&] { return dbus_codec::decodeResources(dictionary); });
 }
 
 service::UpdateOptions decodeOptions(const Dictionary& dictionary)
 {
-    service::UpdateOptions options;
-    for (const auto& [key, value] : dictionary) {
-        if (key == "DryRun")
-            options.dryRun = take<bool>(key, value);
-        else if (key == "Force")
-            options.force = take<bool>(key, value);
-        else if (key == "Defer")
-            options.defer = take<bool>(key, value);
-        else if (key == "ReclaimTimeoutUSec")
-            options.reclaimTimeout = std::chrono::microseconds(
-                std::min<uint64_t>(take<uint64_t>(key, value), std::chrono::microseconds::max().count()));
-        else
-            throw ResizeError(ErrorCode::InvalidArgument,
-                              "unknown option \"" + key +
-                                  "\" (known: DryRun, Force, Defer, ReclaimTimeoutUSec)");
-    }
-    return options;
+    return asInvalidArgument([&] {
+        service::UpdateOptions options;
+        for (const auto& [key, value] : dictionary) {
+            if (key == "DryRun")
+                options.dryRun = valueOf<bool>(key, value);
+            else if (key == "Force")
+                options.force = valueOf<bool>(key, value);
+            else if (key == "Defer")
+                options.defer = valueOf<bool>(key, value);
+            else if (key == "ReclaimTimeoutUSec")
+                options.reclaimTimeout = std::chrono::microseconds(
+                    std::min<uint64_t>(valueOf<uint64_t>(key, value), std::chrono::microseconds::max().count()));
+            else
+                throw dbus_codec::InvalidDictionary("unknown option \"" + key +
+                                                    "\" (known: DryRun, Force, Defer, ReclaimTimeoutUSec)");
+        }
+        return options;
+    });
 }
 
 Dictionary encodeStatus(const store::WorkloadRecord& record)

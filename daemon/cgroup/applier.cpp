@@ -3,7 +3,9 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
+#include <span>
 
 #include "core/cpuset.h"
 #include "core/drift.h"
@@ -14,14 +16,47 @@ namespace resized::cgroup {
 
 namespace {
 
-// Decreases are written in this order, then the memory.max shrink, then the
-// increases in the reverse order: memory is raised before the CPU that will
-// use it, and CPU lowered before the memory it used.
-constexpr LimitKey kDecreaseOrder[] = {LimitKey::CpuMillis, LimitKey::CpuWeight,
-                                       LimitKey::AllowedCpus, LimitKey::MemoryHigh};
-constexpr LimitKey kIncreaseOrder[] = {LimitKey::MemoryMax, LimitKey::MemoryHigh,
-                                       LimitKey::AllowedCpus, LimitKey::CpuWeight,
-                                       LimitKey::CpuMillis};
+using core::ResourceKey;
+
+// Decreases are written in this order, the memory.max shrink last (it may
+// wait for reclaim), and increases in the reverse order: memory is raised
+// before the CPU that will use it, and CPU lowered before the memory it used.
+constexpr std::array kWriteOrder{ResourceKey::CpuMillis, ResourceKey::CpuWeight, ResourceKey::AllowedCpus,
+                                 ResourceKey::MemoryHigh, ResourceKey::MemoryMax};
+static_assert(kWriteOrder.size() == core::kAllResourceKeys.size() &&
+                  std::is_permutation(kWriteOrder.begin(), kWriteOrder.end(), core::kAllResourceKeys.begin()),
+              "every resource key needs its place in the write order");
+static_assert(kWriteOrder.back() == ResourceKey::MemoryMax);
+constexpr auto kDecreaseOrder = std::span(kWriteOrder).first<kWriteOrder.size() - 1>();
+constexpr auto kIncreaseOrder = [] {
+    auto order = kWriteOrder;
+    std::reverse(order.begin(), order.end());
+    return order;
+}();
+
+// kUnlimited is the largest number.
+bool lowers(const core::NumberKey&, uint64_t from, uint64_t to) { return to < from; }
+
+// A CPU list is lower when it is a strict subset, and the empty list (all
+// CPUs) is the largest.
+bool lowers(const core::CpuListKey&, const std::string& from, const std::string& to)
+{
+    const auto fromCpus = core::parseCpuSet(from);
+    const auto toCpus = core::parseCpuSet(to);
+    if (!fromCpus || !toCpus || toCpus->empty())
+        return false;
+    return fromCpus->empty() || (*toCpus != *fromCpus && core::isSubset(*toCpus, *fromCpus));
+}
+
+// Whether going from `from` to `to` lowers `key`; both must name it.
+bool lowers(ResourceKey key, const core::Resources& from, const core::Resources& to)
+{
+    bool lower = false;
+    core::visitResourceKey(key, [&](const auto& descriptor) {
+        lower = lowers(descriptor, *descriptor.of(from), *descriptor.of(to));
+    });
+    return lower;
+}
 
 std::string formatDuration(std::chrono::microseconds duration)
 {
@@ -85,12 +120,12 @@ void ApplyTransaction::start()
     for (const auto key : kDecreaseOrder)
         if (decreases(key) && !write(key, target_))
             return;
-    if (decreases(LimitKey::MemoryMax)) {
+    if (decreases(ResourceKey::MemoryMax)) {
         if (!options_.force) {
             startMemoryShrink();
             return;
         }
-        if (!write(LimitKey::MemoryMax, target_))
+        if (!write(ResourceKey::MemoryMax, target_))
             return;
     }
     phase_ = Phase::Finishing;
@@ -101,13 +136,12 @@ void ApplyTransaction::startMemoryShrink()
     // Throttling at the new limit makes the workload give memory back
     // without being OOM-killed, as the hard limit would.
     const uint64_t newMax = *target_.memoryMax;
-    const auto memoryHigh = decreases(LimitKey::MemoryHigh) ? target_.memoryHigh
-                                                            : previous_.memoryHigh;
+    const auto memoryHigh = decreases(ResourceKey::MemoryHigh) ? target_.memoryHigh : previous_.memoryHigh;
     if (memoryHigh && *memoryHigh > newMax) {
         throttled_ = true;
         core::Resources throttle;
         throttle.memoryHigh = newMax;
-        if (!write(LimitKey::MemoryHigh, throttle))
+        if (!write(ResourceKey::MemoryHigh, throttle))
             return;
     }
     reclaimDeadline_ = std::chrono::steady_clock::now() + options_.reclaimTimeout;
@@ -124,7 +158,7 @@ void ApplyTransaction::waitForReclaim()
         usage = backend_.memoryUsage(cgroup_);
     }
     if (usage <= newMax) {
-        if (write(LimitKey::MemoryMax, target_))
+        if (write(ResourceKey::MemoryMax, target_))
             phase_ = Phase::Finishing;
         return;
     }
@@ -140,7 +174,7 @@ void ApplyTransaction::finish()
     const auto wanted = expected();
     for (const auto key : kIncreaseOrder) {
         const bool raise = changes(key) && !decreases(key);
-        const bool unthrottle = key == LimitKey::MemoryHigh && throttled_;
+        const bool unthrottle = key == ResourceKey::MemoryHigh && throttled_;
         if ((raise || unthrottle) && !write(key, wanted))
             return;
     }
@@ -168,12 +202,12 @@ void ApplyTransaction::fail(ApplyOutcome outcome, std::string message)
 void ApplyTransaction::restore()
 {
     for (auto key = touched_.rbegin(); key != touched_.rend(); ++key) {
-        if (!names(previous_, *key))
+        if (!core::names(previous_, *key))
             continue;
         try {
-            backend_.write(cgroup_, only(previous_, *key));
+            backend_.write(cgroup_, core::only(previous_, *key));
         } catch (const CgroupError& error) {
-            spdlog::warn("cgroup {}: restoring {} failed: {}", cgroup_, keyName(*key), error.what());
+            spdlog::warn("cgroup {}: restoring {} failed: {}", cgroup_, core::nameOf(*key), error.what());
         }
     }
     try {
@@ -188,30 +222,30 @@ void ApplyTransaction::restore()
     }
 }
 
-bool ApplyTransaction::changes(LimitKey key) const
+bool ApplyTransaction::changes(ResourceKey key) const
 {
-    return names(target_, key) && only(target_, key) != only(previous_, key);
+    return core::names(target_, key) && core::only(target_, key) != core::only(previous_, key);
 }
 
-bool ApplyTransaction::decreases(LimitKey key) const
+bool ApplyTransaction::decreases(ResourceKey key) const
 {
-    return changes(key) && names(previous_, key) && lowers(key, previous_, target_);
+    return changes(key) && core::names(previous_, key) && lowers(key, previous_, target_);
 }
 
-bool ApplyTransaction::write(LimitKey key, const core::Resources& source)
+bool ApplyTransaction::write(ResourceKey key, const core::Resources& source)
 {
     if (std::find(touched_.begin(), touched_.end(), key) == touched_.end())
         touched_.push_back(key);
-    const auto value = only(source, key);
+    const auto value = core::only(source, key);
     try {
         backend_.write(cgroup_, value);
         failpoint("between-writes");
         return true;
     } catch (const CgroupError& error) {
         // v1 refuses a memory limit under usage it cannot reclaim with EBUSY.
-        const bool memoryInUse = key == LimitKey::MemoryMax && error.error() == EBUSY;
+        const bool memoryInUse = key == ResourceKey::MemoryMax && error.error() == EBUSY;
         fail(memoryInUse ? ApplyOutcome::MemoryInUse : ApplyOutcome::Failed,
-             std::string(keyName(key)) + " (" + core::describe(value) + "): " + error.what());
+             std::string(core::nameOf(key)) + " (" + core::describe(value) + "): " + error.what());
         return false;
     }
 }

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "cgroup/limit_key.h"
 #include "cgroup/limits_backend.h"
+#include "core/resource_keys.h"
 #include "core/resources.h"
 
 namespace resized::cgroup {
@@ -65,15 +65,13 @@ private:
     void restore();
 
     void startMemoryShrink();
-    bool changes(LimitKey key) const;
-    bool decreases(LimitKey key) const;
+    bool changes(core::ResourceKey key) const;
+    bool decreases(core::ResourceKey key) const;
     // Writes `key` with its value in `source`; on failure fails the
     // transaction (which restores) and returns false.
-    bool write(LimitKey key, const core::Resources& source);
+    bool write(core::ResourceKey key, const core::Resources& source);
     // The limits this transaction leaves behind when it succeeds.
     core::Resources expected() const;
-    // `limits` as read() reports them: a cpuset naming exactly the parent's
-    // CPUs reads as "" (no restriction).
 
     LimitsBackend& backend_;
     std::string cgroup_;
@@ -91,7 +89,7 @@ private:
     // target in finish().
     bool throttled_ = false;
     // In the order first written, for a restore in reverse.
-    std::vector<LimitKey> touched_;
+    std::vector<core::ResourceKey> touched_;
 };
 
 }  // namespace resized::cgroup

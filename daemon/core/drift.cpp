@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "core/cpuset.h"
+#include "core/resource_keys.h"
 
 namespace resized::core {
 
@@ -10,18 +11,18 @@ namespace {
 
 // "No limit" is not a very large number: it only matches itself, so a
 // limit that appeared or vanished is always drift.
-bool withinTolerance(uint64_t expected, uint64_t actual, uint64_t tolerance)
+bool same(const NumberKey& key, uint64_t expected, uint64_t actual)
 {
     if (expected == kUnlimited || actual == kUnlimited)
         return expected == actual;
     const uint64_t difference = expected > actual ? expected - actual : actual - expected;
-    return difference <= tolerance;
+    return difference <= key.driftTolerance;
 }
 
 // Compared as sets, so "0,1" matches "0-1". The empty list ("all CPUs")
 // matches only itself: backends already read a cpuset equal to the parent's
 // as empty.
-bool sameCpus(const std::string& expected, const std::string& actual)
+bool same(const CpuListKey&, const std::string& expected, const std::string& actual)
 {
     const auto expectedCpus = parseCpuSet(expected);
     const auto actualCpus = parseCpuSet(actual);
@@ -35,18 +36,12 @@ bool sameCpus(const std::string& expected, const std::string& actual)
 std::vector<std::string> driftedKeys(const Resources& expected, const Resources& actual)
 {
     std::vector<std::string> drifted;
-    auto checkNumber = [&](const char* key, const std::optional<uint64_t>& want,
-                           const std::optional<uint64_t>& have, uint64_t tolerance) {
-        if (want && (!have || !withinTolerance(*want, *have, tolerance)))
-            drifted.emplace_back(key);
-    };
-    checkNumber("CpuMillis", expected.cpuMillis, actual.cpuMillis, kCpuMillisTolerance);
-    checkNumber("MemoryMax", expected.memoryMax, actual.memoryMax, kMemoryTolerance);
-    checkNumber("MemoryHigh", expected.memoryHigh, actual.memoryHigh, kMemoryTolerance);
-    checkNumber("CpuWeight", expected.cpuWeight, actual.cpuWeight, kCpuWeightTolerance);
-    if (expected.allowedCpus
-        && (!actual.allowedCpus || !sameCpus(*expected.allowedCpus, *actual.allowedCpus)))
-        drifted.emplace_back("AllowedCpus");
+    forEachResourceKey([&](const auto& key) {
+        const auto& want = key.of(expected);
+        const auto& have = key.of(actual);
+        if (want && (!have || !same(key, *want, *have)))
+            drifted.emplace_back(key.name);
+    });
     return drifted;
 }
 

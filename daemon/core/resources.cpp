@@ -1,82 +1,82 @@
 #include "core/resources.h"
 
 #include "core/quantity.h"
+#include "core/resource_keys.h"
 
 namespace resized::core {
 
+namespace {
+
+std::string formatValue(const NumberKey& key, uint64_t value)
+{
+    switch (key.unit) {
+    case Unit::Millicores:
+        return formatCpuMillis(value);
+    case Unit::Bytes:
+        return formatBytes(value);
+    case Unit::Plain:
+        break;
+    }
+    return std::to_string(value);
+}
+
+std::string formatValue(const CpuListKey&, const std::string& cpus)
+{
+    return cpus.empty() ? "all" : cpus;
+}
+
+}  // namespace
+
 bool Resources::empty() const
 {
-    return !cpuMillis && !memoryMax && !memoryHigh && !cpuWeight && !allowedCpus;
+    bool empty = true;
+    forEachResourceKey([&](const auto& key) { empty = empty && !key.of(*this); });
+    return empty;
 }
 
 Resources Resources::overlaidWith(const Resources& change) const
 {
     Resources merged = *this;
-    if (change.cpuMillis)
-        merged.cpuMillis = change.cpuMillis;
-    if (change.memoryMax)
-        merged.memoryMax = change.memoryMax;
-    if (change.memoryHigh)
-        merged.memoryHigh = change.memoryHigh;
-    if (change.cpuWeight)
-        merged.cpuWeight = change.cpuWeight;
-    if (change.allowedCpus)
-        merged.allowedCpus = change.allowedCpus;
+    forEachResourceKey([&](const auto& key) {
+        if (key.of(change))
+            key.of(merged) = key.of(change);
+    });
     return merged;
 }
 
 Resources Resources::restrictedTo(const Resources& mask) const
 {
     Resources kept;
-    if (mask.cpuMillis)
-        kept.cpuMillis = cpuMillis;
-    if (mask.memoryMax)
-        kept.memoryMax = memoryMax;
-    if (mask.memoryHigh)
-        kept.memoryHigh = memoryHigh;
-    if (mask.cpuWeight)
-        kept.cpuWeight = cpuWeight;
-    if (mask.allowedCpus)
-        kept.allowedCpus = allowedCpus;
+    forEachResourceKey([&](const auto& key) {
+        if (key.of(mask))
+            key.of(kept) = key.of(*this);
+    });
     return kept;
 }
 
 Resources Resources::without(const Resources& mask) const
 {
     Resources kept = *this;
-    if (mask.cpuMillis)
-        kept.cpuMillis.reset();
-    if (mask.memoryMax)
-        kept.memoryMax.reset();
-    if (mask.memoryHigh)
-        kept.memoryHigh.reset();
-    if (mask.cpuWeight)
-        kept.cpuWeight.reset();
-    if (mask.allowedCpus)
-        kept.allowedCpus.reset();
+    forEachResourceKey([&](const auto& key) {
+        if (key.of(mask))
+            key.of(kept).reset();
+    });
     return kept;
 }
 
 std::string describe(const Resources& resources)
 {
     std::string text;
-    auto add = [&text](std::string_view key, const std::string& value) {
+    forEachResourceKey([&](const auto& key) {
+        const auto& value = key.of(resources);
+        if (!value)
+            return;
         if (!text.empty())
             text += ' ';
-        text += key;
+        text += key.label;
         text += '=';
-        text += value;
-    };
-    if (resources.cpuMillis)
-        add("cpu", formatCpuMillis(*resources.cpuMillis));
-    if (resources.memoryMax)
-        add("memory.max", formatBytes(*resources.memoryMax));
-    if (resources.memoryHigh)
-        add("memory.high", formatBytes(*resources.memoryHigh));
-    if (resources.cpuWeight)
-        add("cpu.weight", std::to_string(*resources.cpuWeight));
-    if (resources.allowedCpus)
-        add("cpus", resources.allowedCpus->empty() ? "all" : *resources.allowedCpus);
+        text += formatValue(key, *value);
+    });
     return text.empty() ? "nothing" : text;
 }
 

@@ -18,7 +18,9 @@ inline constexpr uint64_t kMinCpuWeight = 1;
 inline constexpr uint64_t kMaxCpuWeight = 10'000;
 
 // A set of limits. Every member is optional: a request names only what it
-// changes, and a reading names only what the driver could read.
+// changes, and a reading names only what the driver could read. Each member
+// is one key of the contract and has its row in kResourceKeys
+// (core/resource_keys.h), through which everything goes over all of them.
 struct Resources {
     std::optional<uint64_t> cpuMillis{};
     std::optional<uint64_t> memoryMax{};

@@ -2,35 +2,18 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/resource_keys.h"
 #include "store/database.h"
 
 namespace resized::store {
-namespace {
-
-template <typename T>
-void put(nlohmann::json& object, const char* key, const std::optional<T>& value)
-{
-    if (value)
-        object[key] = *value;
-}
-
-template <typename T>
-void take(const nlohmann::json& object, const char* key, std::optional<T>& value)
-{
-    if (auto it = object.find(key); it != object.end())
-        value = it->get<T>();
-}
-
-}  // namespace
 
 std::string toJson(const core::Resources& resources)
 {
     nlohmann::json object = nlohmann::json::object();
-    put(object, "CpuMillis", resources.cpuMillis);
-    put(object, "MemoryMax", resources.memoryMax);
-    put(object, "MemoryHigh", resources.memoryHigh);
-    put(object, "CpuWeight", resources.cpuWeight);
-    put(object, "AllowedCpus", resources.allowedCpus);
+    core::forEachResourceKey([&](const auto& key) {
+        if (const auto& value = key.of(resources))
+            object[std::string(key.name)] = *value;
+    });
     return object.dump();
 }
 
@@ -39,11 +22,10 @@ core::Resources resourcesFromJson(const std::string& text)
     try {
         const auto object = nlohmann::json::parse(text);
         core::Resources resources;
-        take(object, "CpuMillis", resources.cpuMillis);
-        take(object, "MemoryMax", resources.memoryMax);
-        take(object, "MemoryHigh", resources.memoryHigh);
-        take(object, "CpuWeight", resources.cpuWeight);
-        take(object, "AllowedCpus", resources.allowedCpus);
+        core::forEachResourceKey([&](const auto& key) {
+            if (const auto it = object.find(std::string(key.name)); it != object.end())
+                key.of(resources) = it->template get<core::ValueOf<decltype(key)>>();
+        });
         return resources;
     } catch (const nlohmann::json::exception& error) {
         throw StoreError("malformed resource set in the state database: " + std::string(error.what()));

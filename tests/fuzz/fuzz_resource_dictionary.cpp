@@ -15,6 +15,7 @@
 #include <sdbus-c++/Types.h>
 
 #include "bus/variants.h"
+#include "core/resource_keys.h"
 #include "core/validation.h"
 #include "fuzz_check.h"
 #include "service/errors.h"
@@ -23,10 +24,12 @@ using namespace resized;
 
 namespace {
 
-const std::vector<std::string> kKnownKeys{
-    "CpuMillis", "MemoryMax", "MemoryHigh", "CpuWeight", "AllowedCpus",
-    "DryRun",    "Force",     "Defer",      "ReclaimTimeoutUSec",
-};
+// The resource keys and the options of the contract.
+const std::vector<std::string> kKnownKeys = [] {
+    std::vector<std::string> keys{"DryRun", "Force", "Defer", "ReclaimTimeoutUSec"};
+    core::forEachResourceKey([&keys](const auto& key) { keys.emplace_back(key.name); });
+    return keys;
+}();
 
 std::string consumeKey(FuzzedDataProvider& input)
 {

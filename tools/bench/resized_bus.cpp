@@ -1,15 +1,15 @@
 #include "resized_bus.h"
 
-#include <map>
 #include <stdexcept>
 
+#include "dbus_codec/resource_dictionary.h"
 #include "manager_proxy.h"
 
 namespace resized::bench {
 
 namespace {
 
-using Dictionary = std::map<std::string, sdbus::Variant>;
+using dbus_codec::Dictionary;
 
 constexpr const char* kBusName = "io.resized1";
 constexpr const char* kManagerPath = "/io/resized1";
@@ -44,15 +44,12 @@ ResizedBus::~ResizedBus() = default;
 
 std::optional<std::uint64_t> ResizedBus::setCpuMillis(const std::string& workload, std::uint64_t millis)
 {
-    const Dictionary status = manager_->UpdateResources(workload, {{"CpuMillis", sdbus::Variant(millis)}}, {});
+    const Dictionary status =
+        manager_->UpdateResources(workload, dbus_codec::encodeResources({.cpuMillis = millis}), {});
     const auto actual = status.find("Actual");
     if (actual == status.end())
         return std::nullopt;
-    const auto resources = actual->second.get<Dictionary>();
-    const auto cpu = resources.find("CpuMillis");
-    if (cpu == resources.end())
-        return std::nullopt;
-    return cpu->second.get<std::uint64_t>();
+    return dbus_codec::decodeReportedResources(actual->second.get<Dictionary>()).cpuMillis;
 }
 
 void ResizedBus::reconcileAll()

@@ -9,18 +9,7 @@ namespace resized::ctl {
 
 Dictionary toDictionary(const core::Resources& resources)
 {
-    Dictionary dictionary;
-    if (resources.cpuMillis)
-        dictionary.emplace("CpuMillis", *resources.cpuMillis);
-    if (resources.memoryMax)
-        dictionary.emplace("MemoryMax", *resources.memoryMax);
-    if (resources.memoryHigh)
-        dictionary.emplace("MemoryHigh", *resources.memoryHigh);
-    if (resources.cpuWeight)
-        dictionary.emplace("CpuWeight", *resources.cpuWeight);
-    if (resources.allowedCpus)
-        dictionary.emplace("AllowedCpus", *resources.allowedCpus);
-    return dictionary;
+    return dbus_codec::encodeResources(resources);
 }
 
 Dictionary toDictionary(const UpdateOptions& options)
@@ -39,13 +28,7 @@ Dictionary toDictionary(const UpdateOptions& options)
 
 core::Resources resourcesFromDictionary(const Dictionary& dictionary)
 {
-    return core::Resources{
-        .cpuMillis = find<uint64_t>(dictionary, "CpuMillis"),
-        .memoryMax = find<uint64_t>(dictionary, "MemoryMax"),
-        .memoryHigh = find<uint64_t>(dictionary, "MemoryHigh"),
-        .cpuWeight = find<uint64_t>(dictionary, "CpuWeight"),
-        .allowedCpus = find<std::string>(dictionary, "AllowedCpus"),
-    };
+    return dbus_codec::decodeReportedResources(dictionary);
 }
 
 nlohmann::json toJson(const sdbus::Variant& value)

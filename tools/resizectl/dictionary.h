@@ -1,7 +1,6 @@
 #pragma once
 
 #include <chrono>
-#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -10,11 +9,11 @@
 #include <sdbus-c++/Types.h>
 
 #include "core/resources.h"
+#include "dbus_codec/resource_dictionary.h"
 
 namespace resized::ctl {
 
-// The a{sv} of the D-Bus contract.
-using Dictionary = std::map<std::string, sdbus::Variant>;
+using dbus_codec::Dictionary;
 
 struct UpdateOptions {
     bool dryRun = false;

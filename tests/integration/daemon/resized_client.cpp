@@ -171,10 +171,13 @@ std::optional<sdbus::Error> errorOf(const std::function<void()>& call)
 std::string workloadPathOf(const std::string& name)
 {
     static constexpr char hexDigits[] = "0123456789abcdef";
-    std::string path = "/io/resized1/workload/";
+    const std::string parent = "/io/resized1/workload/";
+    std::string path = parent;
     for (const unsigned char c : name)
     {
-        if (std::isalnum(c) != 0)
+        // A bus label never starts with a digit.
+        const bool leading = path.size() == parent.size();
+        if (std::isalpha(c) != 0 || (std::isdigit(c) != 0 && !leading))
         {
             path += static_cast<char>(c);
             continue;

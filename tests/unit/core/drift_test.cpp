@@ -2,24 +2,19 @@
 
 #include <gtest/gtest.h>
 
+#include "core/resource_keys.h"
+#include "every_resource_key.h"
+
 namespace resized::core {
 namespace {
 
 using Keys = std::vector<std::string>;
-
-Resources allKeys()
-{
-    return {.cpuMillis = 1500,
-            .memoryMax = 512ull << 20,
-            .memoryHigh = 384ull << 20,
-            .cpuWeight = 100,
-            .allowedCpus = "0-1"};
-}
+using test::everyResourceKey;
 
 TEST(DriftedKeys, NoneWhenEqual)
 {
-    EXPECT_EQ(driftedKeys(allKeys(), allKeys()), Keys{});
-    EXPECT_TRUE(matches(allKeys(), allKeys()));
+    EXPECT_EQ(driftedKeys(everyResourceKey(), everyResourceKey()), Keys{});
+    EXPECT_TRUE(matches(everyResourceKey(), everyResourceKey()));
 }
 
 TEST(DriftedKeys, NamesEveryKeyThatDiffers)
@@ -29,20 +24,20 @@ TEST(DriftedKeys, NamesEveryKeyThatDiffers)
                            .memoryHigh = 1ull << 30,
                            .cpuWeight = 200,
                            .allowedCpus = "1"};
-    EXPECT_EQ(driftedKeys(allKeys(), actual),
+    EXPECT_EQ(driftedKeys(everyResourceKey(), actual),
               (Keys{"CpuMillis", "MemoryMax", "MemoryHigh", "CpuWeight", "AllowedCpus"}));
-    EXPECT_FALSE(matches(allKeys(), actual));
+    EXPECT_FALSE(matches(everyResourceKey(), actual));
 }
 
 TEST(DriftedKeys, OnlyKeysThatExpectedNames)
 {
     EXPECT_EQ(driftedKeys({.cpuMillis = 1500}, {.cpuMillis = 1500, .memoryMax = 1}), Keys{});
-    EXPECT_EQ(driftedKeys({}, allKeys()), Keys{});
+    EXPECT_EQ(driftedKeys({}, everyResourceKey()), Keys{});
 }
 
 TEST(DriftedKeys, AKeyMissingFromActualDrifted)
 {
-    EXPECT_EQ(driftedKeys(allKeys(), {}),
+    EXPECT_EQ(driftedKeys(everyResourceKey(), {}),
               (Keys{"CpuMillis", "MemoryMax", "MemoryHigh", "CpuWeight", "AllowedCpus"}));
 }
 

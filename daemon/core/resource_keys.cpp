@@ -1,0 +1,37 @@
+#include "core/resource_keys.h"
+
+namespace resized::core {
+
+std::string_view nameOf(ResourceKey key)
+{
+    std::string_view name;
+    visitResourceKey(key, [&name](const auto& descriptor) { name = descriptor.name; });
+    return name;
+}
+
+std::string allResourceKeyNames()
+{
+    std::string text;
+    forEachResourceKey([&text](const auto& key) {
+        if (!text.empty())
+            text += ", ";
+        text += key.name;
+    });
+    return text;
+}
+
+bool names(const Resources& resources, ResourceKey key)
+{
+    bool named = false;
+    visitResourceKey(key, [&](const auto& descriptor) { named = descriptor.of(resources).has_value(); });
+    return named;
+}
+
+Resources only(const Resources& resources, ResourceKey key)
+{
+    Resources kept;
+    visitResourceKey(key, [&](const auto& descriptor) { descriptor.of(kept) = descriptor.of(resources); });
+    return kept;
+}
+
+}  // namespace resized::core

@@ -1,0 +1,118 @@
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+
+#include "core/resources.h"
+
+namespace resized::core {
+
+// The keys of the contract's resource dictionaries (design.md §1), one per
+// member of Resources. Everything that goes over every key — the D-Bus and
+// database codecs, validation, drift, describe() — iterates kResourceKeys
+// below instead of naming them, so that a new key is added in one place and
+// the compiler points at every module that must learn its type.
+enum class ResourceKey { CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus };
+
+// Kernel and systemd round what is written: systemd keeps CPU quota in
+// 10 ms-per-second steps, the kernel rounds memory limits down to a page,
+// and cgroup v1 shares map to weights with a rounding step of 1.
+inline constexpr uint64_t kCpuMillisTolerance = 10;
+inline constexpr uint64_t kMemoryTolerance = 64 * 1024;
+inline constexpr uint64_t kCpuWeightTolerance = 1;
+
+// How describe() shows a number of the key.
+enum class Unit { Millicores, Bytes, Plain };
+
+// A key whose value is a number (D-Bus type "t").
+struct NumberKey {
+    using Value = uint64_t;
+
+    ResourceKey key;
+    // In D-Bus dictionaries, the state database and error messages.
+    std::string_view name;
+    // In describe(): "memory.max=512Mi".
+    std::string_view label;
+    std::optional<Value> Resources::*member;
+    uint64_t min;
+    uint64_t max;
+    // Whether kUnlimited is also valid, meaning "no limit".
+    bool unlimitedAllowed;
+    // How far a value read back may be from the one written and still match.
+    uint64_t driftTolerance;
+    Unit unit;
+
+    constexpr std::optional<Value>& of(Resources& resources) const { return resources.*member; }
+    constexpr const std::optional<Value>& of(const Resources& resources) const { return resources.*member; }
+};
+
+// A key whose value is a cpuset list (D-Bus type "s"), canonical once
+// validated; the empty list means all CPUs.
+struct CpuListKey {
+    using Value = std::string;
+
+    ResourceKey key;
+    std::string_view name;
+    std::string_view label;
+    std::optional<Value> Resources::*member;
+
+    constexpr std::optional<Value>& of(Resources& resources) const { return resources.*member; }
+    constexpr const std::optional<Value>& of(const Resources& resources) const { return resources.*member; }
+};
+
+// The type of a key's value: ValueOf<decltype(key)> in a generic visitor.
+template <typename Key>
+using ValueOf = typename std::remove_cvref_t<Key>::Value;
+
+// Every key, in the contract's order (the order of messages and of
+// driftedKeys()).
+inline constexpr std::tuple kResourceKeys{
+    NumberKey{ResourceKey::CpuMillis, "CpuMillis", "cpu", &Resources::cpuMillis, kMinCpuMillis,
+              kMaxCpuMillis, true, kCpuMillisTolerance, Unit::Millicores},
+    NumberKey{ResourceKey::MemoryMax, "MemoryMax", "memory.max", &Resources::memoryMax, kMinMemory,
+              kMaxMemory, true, kMemoryTolerance, Unit::Bytes},
+    NumberKey{ResourceKey::MemoryHigh, "MemoryHigh", "memory.high", &Resources::memoryHigh, kMinMemory,
+              kMaxMemory, true, kMemoryTolerance, Unit::Bytes},
+    NumberKey{ResourceKey::CpuWeight, "CpuWeight", "cpu.weight", &Resources::cpuWeight, kMinCpuWeight,
+              kMaxCpuWeight, false, kCpuWeightTolerance, Unit::Plain},
+    CpuListKey{ResourceKey::AllowedCpus, "AllowedCpus", "cpus", &Resources::allowedCpus},
+};
+
+// Calls visit(descriptor) for every key, in the contract's order; `visit`
+// takes `const auto&` or has an overload per kind of key.
+template <typename Visit>
+constexpr void forEachResourceKey(Visit&& visit)
+{
+    std::apply([&visit](const auto&... key) { (visit(key), ...); }, kResourceKeys);
+}
+
+// Calls visit(descriptor) for `key` alone.
+template <typename Visit>
+constexpr void visitResourceKey(ResourceKey key, Visit&& visit)
+{
+    forEachResourceKey([&](const auto& descriptor) {
+        if (descriptor.key == key)
+            visit(descriptor);
+    });
+}
+
+inline constexpr auto kAllResourceKeys =
+    std::apply([](const auto&... key) { return std::array{key.key...}; }, kResourceKeys);
+
+// The D-Bus name of `key` ("CpuMillis", …).
+std::string_view nameOf(ResourceKey key);
+
+// The D-Bus names of every key, comma-separated, for messages.
+std::string allResourceKeyNames();
+
+bool names(const Resources& resources, ResourceKey key);
+
+// `resources` reduced to `key` (empty when it does not name it).
+Resources only(const Resources& resources, ResourceKey key);
+
+}  // namespace resized::core
