@@ -111,14 +111,16 @@ void FakePodman::wake()
 void FakePodman::serve()
 {
     for (unsigned index = 0;;) {
-        pollfd fds[] = {{listener_, POLLIN, 0}, {wakeRead_, POLLIN, 0}};
-        poll(fds, 2, -1);
-        drain(wakeRead_);
+        // Checked before waiting: the wake-up that came with stopping may
+        // have been drained while a connection was held open.
         {
             std::lock_guard lock(mutex_);
             if (stopping_)
                 return;
         }
+        pollfd fds[] = {{listener_, POLLIN, 0}, {wakeRead_, POLLIN, 0}};
+        poll(fds, 2, -1);
+        drain(wakeRead_);
         if (!(fds[0].revents & POLLIN))
             continue;
         const int fd = accept4(listener_, nullptr, nullptr, SOCK_CLOEXEC);
