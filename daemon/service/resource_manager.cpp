@@ -106,6 +106,31 @@ core::Resources ResourceManager::readActual(const std::string& cgroupPath)
     return drivers_.forCgroup(cgroupPath).read(cgroupPath);
 }
 
+bool ResourceManager::dropUnheld(const std::string& name)
+{
+    unheldCgroups_.erase(name);
+    return ledger_.dropUnheld(name);
+}
+
+// What the cgroups of the workloads resized holds nothing for hold now: a
+// `podman update` by hand tells no one, and they count as they are.
+void ResourceManager::rereadUnheld()
+{
+    for (const auto& [name, cgroupPath] : unheldCgroups_) {
+        try {
+            ledger_.countUnheld(name, core::allocationOf(readActual(cgroupPath)));
+        } catch (const cgroup::CgroupError&) {
+            // Gone with its container: the stop event or the next pass drops it.
+        }
+    }
+}
+
+core::NodeBudget ResourceManager::budget()
+{
+    rereadUnheld();
+    return ledger_.budget();
+}
+
 // The one measure of a request, for validate(), update(), the deferred
 // queue and re-admissions alike, so that they can never disagree.
 ResourceManager::Assessment ResourceManager::assess(const Target& target, const store::WorkloadRecord& record,
@@ -120,6 +145,7 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         assessment.baseline = record.actual;
     assessment.desired = record.desired.overlaidWith(request);
 
+    rereadUnheld();
     AdmissionQuestion& question = assessment.question;
     question.workload = target.name;
     if (record.holdsAllocation) {
@@ -128,6 +154,7 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         // Counted in the budget at what its cgroup holds, also when no event
         // or pass has told the ledger about it yet.
         question.held = core::allocationOf(assessment.baseline);
+        unheldCgroups_[target.name] = target.instance->cgroupPath;
         ledger_.countUnheld(target.name, question.held);
     }
     question.wanted = core::allocationOf(assessment.baseline.overlaidWith(assessment.desired));
@@ -309,7 +336,7 @@ void ResourceManager::finishUpdate(const std::string& name)
         if (update.reservationId) {
             record.allocated = update.targetAllocation;
             record.holdsAllocation = true;
-            ledger_.dropUnheld(name);
+            dropUnheld(name);
             releaseTimers_.erase(name);
         }
     } else {
@@ -609,6 +636,7 @@ void ResourceManager::readmit(const store::WorkloadRecord& record)
 void ResourceManager::countUnheld(const Instance& instance)
 {
     try {
+        unheldCgroups_[instance.name.canonical()] = instance.cgroupPath;
         if (ledger_.countUnheld(instance.name.canonical(), core::allocationOf(readActual(instance.cgroupPath))))
             announcer_.budgetChanged();
     } catch (const cgroup::CgroupError& error) {
@@ -619,6 +647,7 @@ void ResourceManager::countUnheld(const Instance& instance)
 void ResourceManager::refreshUnheld(const std::vector<Instance>& instances)
 {
     std::map<std::string, core::Amounts> unheld;
+    unheldCgroups_.clear();
     for (const auto& instance : instances) {
         if (!instance.hasCgroup())
             continue;
@@ -628,6 +657,7 @@ void ResourceManager::refreshUnheld(const std::vector<Instance>& instances)
             continue;
         try {
             unheld.emplace(name, core::allocationOf(readActual(instance.cgroupPath)));
+            unheldCgroups_.emplace(name, instance.cgroupPath);
         } catch (const cgroup::CgroupError& error) {
             spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
         }
@@ -691,8 +721,19 @@ void ResourceManager::containerCreated(const std::string& name)
         reconciler_.reconcileOne(name);
 }
 
+// Podman's events name containers only: a pod's cgroup comes back with its
+// infra container, so every pod workload is looked at when any container
+// starts. Pods are few.
+void ResourceManager::reconcilePods()
+{
+    for (const auto& record : store_.workloads())
+        if (record.kind == core::WorkloadKind::Pod)
+            reconciler_.reconcileOne(record.name);
+}
+
 void ResourceManager::containerStarted(const std::string& name)
 {
+    reconcilePods();
     if (store_.find(name)) {
         reconciler_.reconcileOne(name);
         return;
@@ -717,7 +758,8 @@ void ResourceManager::containerUnpaused(const std::string& name) { containerStar
 
 void ResourceManager::containerStopped(const std::string& name)
 {
-    if (ledger_.dropUnheld(name)) {
+    reconcilePods();
+    if (dropUnheld(name)) {
         announcer_.budgetChanged();
         deferred_.schedulePass();
     }

@@ -83,7 +83,7 @@ public:
     // Takes new settings (SIGHUP). Paths are kept: they need a restart.
     void reload(const Settings& settings);
 
-    core::NodeBudget budget() { return ledger_.budget(); }
+    core::NodeBudget budget();
     bool runtimeConnected() const { return runtimeConnected_; }
     const NodeInfo& node() const { return node_; }
 
@@ -164,6 +164,9 @@ private:
     void sourceUnavailable(const std::string& why) override;
 
     void releaseIfGraceOver(const std::string& name);
+    bool dropUnheld(const std::string& name);
+    void rereadUnheld();
+    void reconcilePods();
     void setRuntimeConnected(bool connected);
     void recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,
                        const core::Resources& request, std::string_view result, const std::string& message,
@@ -183,6 +186,8 @@ private:
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
     std::map<std::string, std::deque<Queued>> waiting_;
     std::map<std::string, EventSource> releaseTimers_;
+    // The cgroups of the workloads the ledger counts as unheld.
+    std::map<std::string, std::string> unheldCgroups_;
 };
 
 }  // namespace resized::service

@@ -127,6 +127,19 @@ TEST_F(LifecycleBudgetTest, ARecreatedContainerCountsItsNewLimits)
     EXPECT_EQ(bus().managerNumber("MemoryAllocated"), memoryWith256 + 256 * mebibyte);
 }
 
+// `podman update` tells no one; a container resized does not manage counts
+// what its cgroup holds all the same.
+TEST_F(LifecycleBudgetTest, AnUnmanagedContainerCountsWhatAPodmanUpdateGaveIt)
+{
+    startDaemon();
+    const auto container = runContainer("c");
+    bus().reconcile("");
+    const std::uint64_t before = bus().cpuAllocatedMillis();
+
+    podmanOrThrow({"update", "--cpus", "0.5", container.name()});
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before + 500);
+}
+
 // The container stays under its new name's limits from the rename on.
 TEST_F(LifecycleBudgetTest, AContainerRenamedToAKnownWorkloadGetsItsLimitsAtOnce)
 {

@@ -32,5 +32,38 @@ TEST_F(PodTest, PodRestartReappliesEveryContainer)
     expectDesiredLimitsOn(second);
 }
 
+// A pod with its infra container has a cgroup of its own, the parent of its
+// members': `pod:NAME` puts limits there, and they come back when the pod
+// runs again.
+TEST_F(PodTest, APodsOwnCgroupIsAWorkload)
+{
+    startDaemon();
+    const std::string name = nameFor("shop");
+    podmanOrThrow({"pod", "create", "--name", name});
+    struct RemovePod
+    {
+        const PodmanCli& podman;
+        std::string name;
+        ~RemovePod() { podman.run({"pod", "rm", "--force", "--time", "0", name}); }
+    } removePod{podman(), name};
+    const ScopedContainer member(podman(), nameFor("member"), {"--pod", name});
+    const auto podCgroup = [&] {
+        const CommandResult result = podman().run({"pod", "inspect", "--format", "{{.CgroupPath}}", name});
+        std::string path = result.standardOutput;
+        path.erase(path.find_last_not_of('\n') + 1);
+        return std::filesystem::path(path);
+    };
+
+    const auto status = bus().updateResources("pod:" + name, desired);
+    EXPECT_EQ(entryOf<std::string>(status, "Kind"), "pod");
+    EXPECT_EQ(readLimits(podCgroup()), desired);
+    EXPECT_EQ(member.cgroupPath().parent_path(), podCgroup());
+
+    podmanOrThrow({"pod", "stop", "--time", "0", name});
+    podmanOrThrow({"pod", "start", name});
+    EXPECT_TRUE(waitForLimits(podCgroup(), desired));
+    EXPECT_TRUE(waitForSynchronized("pod:" + name));
+}
+
 } // namespace
 } // namespace resized::integration::events
