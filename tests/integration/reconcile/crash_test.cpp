@@ -59,6 +59,27 @@ class CrashTest : public ReconcileTest, public ::testing::WithParamInterface<Fai
     }
 };
 
+// Recovery reads the cgroup the update was admitted for, not Podman: a
+// Podman that is down when resized comes back must not make an update the
+// cgroup already holds look undone (issue 13).
+TEST_F(ReconcileTest, RecoveryWithPodmanDownCompletesWhatTheCgroupHolds)
+{
+    startDaemon();
+    const auto container = runContainer("c");
+    client().updateResources(container.name(), cpuMillis(initialMillis));
+    startDaemon({"RESIZED_FAILPOINT=after-write"});
+    EXPECT_TRUE(errorOf([&] { client().updateResources(container.name(), cpuMillis(700)); }));
+    ASSERT_TRUE(waitUntil([&] { return !daemon().running(); }, backgroundTimeout));
+    daemon().kill9();
+
+    startDaemonWithoutPodman();
+    EXPECT_EQ(limitsOf(container).cpuMillis(), 700U);
+    const auto status = client().getResourceStatus(container.name());
+    EXPECT_EQ(desiredOf(status).cpuMillis, 700U);
+    EXPECT_EQ(entryOf<std::string>(status, "UpdateState"), "success");
+    EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
+}
+
 TEST_P(CrashTest, RestartLeavesStoreAndCgroupInAgreement)
 {
     startDaemon();

@@ -73,6 +73,16 @@ void ReconcileTest::startDaemon(const std::vector<std::string>& extraEnvironment
     waitForEventStream();
 }
 
+void ReconcileTest::startDaemonWithoutPodman()
+{
+    client_.reset();
+    daemon_.reset();
+    DaemonOptions options = options_;
+    options.podmanSocket = options.stateDirectory.parent_path() / "no-podman.sock";
+    daemon_.emplace(options);
+    client_.emplace();
+}
+
 // A container started now, with a CPU limit of its own, counts in
 // CpuAllocatedMillis only through its start event or through the pass the
 // daemon makes when the stream opens, which comes before any event. Once it

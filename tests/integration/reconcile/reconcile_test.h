@@ -45,6 +45,9 @@ class ReconcileTest : public IntegrationTest
     // environment, replacing a running one, and waits until it follows
     // Podman's events (see waitForEventStream()).
     void startDaemon(const std::vector<std::string>& extraEnvironment = {});
+    // Starts resized pointed at a Podman socket nobody listens on, as when
+    // Podman is down at boot.
+    void startDaemonWithoutPodman();
     DaemonProcess& daemon() { return *daemon_; }
     const DaemonOptions& daemonOptions() const { return options_; }
     ResizedClient& client() { return *client_; }
