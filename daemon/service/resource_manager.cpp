@@ -113,9 +113,16 @@ bool ResourceManager::dropUnheld(const std::string& name)
 }
 
 // What the cgroups of the workloads resized holds nothing for hold now: a
-// `podman update` by hand tells no one, and they count as they are.
+// `podman update` by hand tells no one, and they count as they are. Read
+// again before a decision or a budget read, at most once a second: reading
+// every such cgroup on every call would cost more than the call itself.
 void ResourceManager::rereadUnheld()
 {
+    constexpr auto kRereadInterval = std::chrono::seconds(1);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - unheldReadAt_ < kRereadInterval)
+        return;
+    unheldReadAt_ = now;
     for (const auto& [name, cgroupPath] : unheldCgroups_) {
         try {
             ledger_.countUnheld(name, core::allocationOf(readActual(cgroupPath)));

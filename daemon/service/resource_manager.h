@@ -188,6 +188,7 @@ private:
     std::map<std::string, EventSource> releaseTimers_;
     // The cgroups of the workloads the ledger counts as unheld.
     std::map<std::string, std::string> unheldCgroups_;
+    std::chrono::steady_clock::time_point unheldReadAt_;
 };
 
 }  // namespace resized::service

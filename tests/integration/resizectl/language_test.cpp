@@ -89,6 +89,9 @@ TEST_F(ResizectlTest, PodmanFlagsWriteWhatPodmanUpdateWrites)
     // resizectl goes first: the daemon admits its change against what the
     // node has allocated, which includes what podman update gave the other.
     for (const auto& flags : flagSets) {
+        // podman update tells resized nothing; a full pass makes it count
+        // what the other container's cgroup holds now.
+        ASSERT_EQ(resizectl({"reconcile"}).exitStatus, 0);
         std::vector<std::string> resizectlSet{"set", byResizectl.name()};
         resizectlSet.insert(resizectlSet.end(), flags.begin(), flags.end());
         const auto resizectlResult = resizectl(resizectlSet);
