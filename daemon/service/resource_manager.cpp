@@ -31,6 +31,9 @@ ErrorCode errorOf(cgroup::ApplyOutcome outcome)
     return outcome == cgroup::ApplyOutcome::MemoryInUse ? ErrorCode::MemoryInUse : ErrorCode::ApplyFailed;
 }
 
+// RuntimeConnected speaks of Podman: containers and pods.
+bool fromPodman(core::WorkloadKind kind) { return kind != core::WorkloadKind::Unit; }
+
 void logFailedBackgroundUpdate(const std::string& name, const UpdateResult& result)
 {
     if (const auto* error = std::get_if<ResizeError>(&result))
@@ -78,12 +81,12 @@ ResourceManager::Target ResourceManager::resolve(const std::string& asked)
     Target target{.name = parsed->canonical(), .parsed = *parsed, .instance = {}, .record = store_.find(parsed->canonical())};
     try {
         target.instance = source->find(*parsed);
-        if (parsed->kind == core::WorkloadKind::Container)
+        if (fromPodman(parsed->kind))
             setRuntimeConnected(true);
     } catch (const AmbiguousName& error) {
         throw ResizeError(ErrorCode::NoSuchWorkload, error.what());
     } catch (const SourceUnavailable& error) {
-        if (parsed->kind == core::WorkloadKind::Container)
+        if (fromPodman(parsed->kind))
             setRuntimeConnected(false);
         throw ResizeError(ErrorCode::RuntimeUnavailable, error.what());
     }
@@ -585,7 +588,7 @@ std::optional<Instance> ResourceManager::findInstance(const store::WorkloadRecor
                                 std::string(core::toString(record.kind)));
     const auto parsed = core::parseWorkloadName(record.name);
     auto instance = source->find(parsed.value_or(core::WorkloadName{record.kind, record.name}));
-    if (record.kind == core::WorkloadKind::Container)
+    if (fromPodman(record.kind))
         setRuntimeConnected(true);
     // A known workload's name is never another container's ID prefix.
     if (instance && instance->name.canonical() != record.name)
