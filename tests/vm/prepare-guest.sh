@@ -18,7 +18,7 @@ die() { echo "prepare-guest: $*" >&2; exit 1; }
 for tool in qemu-system-x86_64 depmod modprobe dpkg-deb; do
     command -v "$tool" >/dev/null || die "$tool missing (packages: qemu-system-x86 kmod)"
 done
-# Captured first: `busybox --list | grep -q` under pipefail fails whenever
+# Captured first: piping `busybox --list` into a quiet grep under pipefail fails when
 # grep exits at its match before busybox has written the rest (SIGPIPE).
 busybox_applets=$(/bin/busybox --list 2>/dev/null) || true
 grep -qx cpio <<< "$busybox_applets" || die "/bin/busybox missing or without cpio (package busybox-static)"
