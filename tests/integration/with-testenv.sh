@@ -358,7 +358,11 @@ image_tarball() {
     local cache=${RESIZED_TEST_CACHE:-/var/tmp/resized-test-cache}
     local tarball=$cache/busybox-rootfs.tar
     local busybox
-    busybox=$(command -v busybox)
+    # Without it the image would be built empty, and kept as if it were good.
+    busybox=$(command -v busybox) || {
+        log "busybox is not installed (tools/setup-deps.sh installs it)"
+        return 1
+    }
     if [[ -f $tarball && $tarball -nt $busybox && $tarball -nt $script_path ]]; then
         echo "$tarball"
         return 0
