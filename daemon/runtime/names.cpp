@@ -14,10 +14,24 @@ bool couldNameContainerOrPod(std::string_view nameOrId)
                        [&](char c) { return isAlnum(c) || c == '_' || c == '.' || c == '-'; });
 }
 
+namespace {
+
+bool allLowerHex(std::string_view text)
+{
+    return std::all_of(text.begin(), text.end(), [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); });
+}
+
+}  // namespace
+
 bool couldBeIdPrefix(std::string_view nameOrId)
 {
-    auto isLowerHex = [](char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); };
-    return nameOrId.size() >= kShortestIdPrefix && std::all_of(nameOrId.begin(), nameOrId.end(), isLowerHex);
+    return nameOrId.size() >= kShortestIdPrefix && allLowerHex(nameOrId);
+}
+
+bool isFullId(std::string_view text)
+{
+    constexpr size_t kIdLength = 64;
+    return text.size() == kIdLength && allLowerHex(text);
 }
 
 bool namesExactly(std::string_view nameOrId, std::string_view id, std::string_view name)

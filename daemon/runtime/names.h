@@ -22,6 +22,9 @@ bool couldNameContainerOrPod(std::string_view nameOrId);
 // kShortestIdPrefix lowercase hex digits.
 bool couldBeIdPrefix(std::string_view nameOrId);
 
+// Whether text is a whole container or pod ID: 64 lowercase hex digits.
+bool isFullId(std::string_view text);
+
 // Whether nameOrId names the container or pod with this ID and name exactly:
 // it is the name, the full ID, or a prefix of the ID that couldBeIdPrefix().
 // (Uniqueness of the prefix is Podman's to check.)

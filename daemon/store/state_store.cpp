@@ -61,6 +61,16 @@ std::optional<WorkloadRecord> StateStore::find(const std::string& name)
     return readWorkload(query);
 }
 
+std::optional<WorkloadRecord> StateStore::findByContainerId(const std::string& id)
+{
+    Statement query(db_, "SELECT " + std::string(kWorkloadColumns) +
+                             " FROM workloads WHERE kind = 'container' AND container_id = ?");
+    query.bind(1, id);
+    if (!query.step())
+        return std::nullopt;
+    return readWorkload(query);
+}
+
 std::vector<WorkloadRecord> StateStore::workloads()
 {
     Statement query(db_, "SELECT " + std::string(kWorkloadColumns) + " FROM workloads ORDER BY name");

@@ -102,6 +102,8 @@ public:
     Database& database() { return db_; }
 
     std::optional<WorkloadRecord> find(const std::string& name);
+    // The workload bound to the container with this full ID.
+    std::optional<WorkloadRecord> findByContainerId(const std::string& id);
     std::vector<WorkloadRecord> workloads();
     void save(const WorkloadRecord& record);
     // The workload with its deferred update (its reservations go with it).

@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "runtime/names.h"
 
 using namespace resized::runtime;
@@ -58,4 +60,15 @@ TEST(CouldNameContainerOrPod, PodmansNameRule)
         EXPECT_TRUE(couldNameContainerOrPod(name)) << name;
     for (const char* name : {"", ".", "..", "-a", "_a", ".a", "a/b", "../x", "a b", "a?b", "a%2F", "a:b"})
         EXPECT_FALSE(couldNameContainerOrPod(name)) << '"' << name << '"';
+}
+
+TEST(IsFullId, SixtyFourLowercaseHexDigitsOnly)
+{
+    EXPECT_TRUE(isFullId(kId));
+    EXPECT_FALSE(isFullId(std::string(kId).substr(1)));
+    EXPECT_FALSE(isFullId(std::string(kId) + "0"));
+    std::string upper(kId);
+    upper[0] = 'B';
+    EXPECT_FALSE(isFullId(upper));
+    EXPECT_FALSE(isFullId(""));
 }
