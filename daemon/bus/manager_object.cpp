@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <limits>
+
 #include "bus/authorization.h"
 #include "bus/errors_translation.h"
 #include "bus/object_path.h"
@@ -203,6 +205,28 @@ std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPa
 void ManagerObject::Reconcile(const std::string& workload) { reconcileWorkload(currentCall(), workload); }
 
 void ManagerObject::Forget(const std::string& workload) { forgetWorkload(currentCall(), workload); }
+
+void ManagerObject::PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId,
+                                     std::string containerName, uint32_t pid)
+{
+    auto reply = std::make_shared<sdbus::Result<std::string>>(std::move(result));
+    try {
+        authorization_.requireChangePermission(currentCall());
+        if (pid > static_cast<uint32_t>(std::numeric_limits<pid_t>::max()))
+            throw service::ResizeError(service::ErrorCode::InvalidArgument, "the process ID is out of range");
+        manager_.prepareContainer(containerId, containerName, static_cast<pid_t>(pid),
+                                  [reply](service::PrepareResult outcome) {
+                                      if (auto* workload = std::get_if<std::string>(&outcome))
+                                          reply->returnResults(*workload);
+                                      else
+                                          reply->returnError(toDbusError(std::get<service::ResizeError>(outcome)));
+                                  });
+    } catch (const service::ResizeError& error) {
+        reply->returnError(toDbusError(error));
+    } catch (const store::StoreError& error) {
+        reply->returnError(sdbus::Error("org.freedesktop.DBus.Error.Failed", error.what()));
+    }
+}
 
 // sdbus-c++ 1.2 passes only sdbus::Error out of a property getter: a store
 // that cannot be read must become one, not end the daemon.

@@ -57,6 +57,8 @@ private:
     std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> ListWorkloads() override;
     void Reconcile(const std::string& workload) override;
     void Forget(const std::string& workload) override;
+    void PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId, std::string containerName,
+                          uint32_t pid) override;
 
     std::string Version() override;
     std::string CgroupVersion() override;

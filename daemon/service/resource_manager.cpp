@@ -8,7 +8,9 @@
 #include "core/cpuset.h"
 #include "core/drift.h"
 #include "core/quantity.h"
+#include "cgroup/process_cgroup.h"
 #include "failpoint/failpoint.h"
+#include "runtime/names.h"
 #include "service/record_transitions.h"
 #include "service/recovery.h"
 #include "store/json_resources.h"
@@ -38,6 +40,21 @@ void logFailedBackgroundUpdate(const std::string& name, const UpdateResult& resu
 {
     if (const auto* error = std::get_if<ResizeError>(&result))
         spdlog::warn("{}: update not applied: {}", name, error->what());
+}
+
+// The container `id` of a workload as resized knows it without asking
+// Podman: from an event or the OCI hook.
+Instance knownContainer(const store::WorkloadRecord& record, const std::string& id, core::RunState state,
+                        std::string cgroupPath = {})
+{
+    return {
+        .name = {core::WorkloadKind::Container, record.name},
+        .id = id,
+        .pod = record.pod,
+        .state = state,
+        .cgroupPath = std::move(cgroupPath),
+        .createLimits = {},
+    };
 }
 
 }  // namespace
@@ -363,6 +380,7 @@ void ResourceManager::finishUpdate(const std::string& name)
         announcer_.failed(name, ErrorCode::ApplyFailed, message);
         if (auto done = std::exchange(update.done, {}))
             done(ResizeError(ErrorCode::ApplyFailed, message));
+        answerPreparations(name, false, message);
         return;
     }
 
@@ -388,6 +406,7 @@ void ResourceManager::finishUpdate(const std::string& name)
         if (update.done)
             update.done(ResizeError(code, record.message));
     }
+    answerPreparations(name, applied, record.message);
     startNextQueued(name);
 }
 
@@ -494,6 +513,66 @@ void ResourceManager::reconcile(const std::string& workload)
     if (!target.record)
         throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + workload + "\"");
     reconciler_.reconcileOne(target.name);
+}
+
+void ResourceManager::prepareContainer(const std::string& id, const std::string& name, pid_t pid,
+                                       PrepareCallback done)
+{
+    if (!runtime::isFullId(id))
+        throw ResizeError(ErrorCode::InvalidArgument,
+                          "\"" + id + "\" is not a full container ID (64 lowercase hexadecimal digits)");
+    if (!name.empty() && !runtime::couldNameContainerOrPod(name))
+        throw ResizeError(ErrorCode::InvalidArgument, "\"" + name + "\" is not a container name");
+    if (pid <= 0)
+        throw ResizeError(ErrorCode::InvalidArgument, "the process ID must be positive");
+
+    // A restarted container keeps its ID; one created again under a known
+    // name (`podman run --replace`, Quadlet) has a new one. A workload that
+    // holds no allocation would need admitting, which asks Podman: its start
+    // event sees to it.
+    auto record = store_.findByContainerId(id);
+    if (!record && !name.empty())
+        record = store_.find(name);
+    if (!record || record->kind != core::WorkloadKind::Container || !record->holdsAllocation ||
+        record->desired.empty() || busy(record->name)) {
+        done(std::string());
+        return;
+    }
+    std::string cgroupPath;
+    try {
+        cgroupPath = cgroup::cgroupOfProcess(pid);
+    } catch (const cgroup::CgroupError& error) {
+        throw ResizeError(ErrorCode::InvalidArgument, error.what());
+    }
+    // The limits go into the container's own cgroup and nowhere else.
+    if (cgroupPath.find(id) == std::string::npos)
+        throw ResizeError(ErrorCode::InvalidArgument, "process " + std::to_string(pid) +
+                                                          " is not in the cgroup of container " + id + " but in " +
+                                                          cgroupPath);
+
+    const std::string workload = record->name;
+    const Instance creating = knownContainer(*record, id, core::RunState::Running, cgroupPath);
+    spdlog::debug("{}: container {} is being created; writing its limits before it runs", workload, id);
+    reconciler_.reconcileOne(workload, &creating);
+    if (busy(workload)) {
+        preparations_[workload].push_back(std::move(done));
+        return;
+    }
+    const auto reconciled = store_.find(workload);
+    done(reconciled && reconciled->syncState == core::SyncState::Synchronized ? workload : std::string());
+}
+
+void ResourceManager::answerPreparations(const std::string& name, bool applied, const std::string& message)
+{
+    auto waiting = preparations_.extract(name);
+    if (waiting.empty())
+        return;
+    for (const auto& done : waiting.mapped()) {
+        if (applied)
+            done(name);
+        else
+            done(ResizeError(ErrorCode::ApplyFailed, message));
+    }
 }
 
 void ResourceManager::forget(const std::string& workload, uint32_t callerUid)
@@ -725,10 +804,35 @@ void ResourceManager::resynchronise()
     deferred_.schedulePass();
 }
 
-void ResourceManager::containerCreated(const std::string& name)
+// The workload of container `name`, as a lifecycle event of the container
+// `id` finds it: nullopt when it is not resized's or when its record is
+// bound to another container already (the OCI hook or the create event of a
+// newer one came first).
+std::optional<store::WorkloadRecord> ResourceManager::recordForEvent(const std::string& id, const std::string& name)
 {
-    if (store_.find(name))
-        reconciler_.reconcileOne(name);
+    auto record = store_.find(name);
+    if (!record || record->kind != core::WorkloadKind::Container)
+        return std::nullopt;
+    if (!record->containerId.empty() && record->containerId != id && record->runState != core::RunState::Removed)
+        return std::nullopt;
+    return record;
+}
+
+// Taken from the event alone (see container_events.h): no cgroup until the
+// start event.
+void ResourceManager::bindWithoutCgroup(const store::WorkloadRecord& record, const std::string& id)
+{
+    const Instance stopped = knownContainer(record, id, core::RunState::Stopped);
+    reconciler_.reconcileOne(record.name, &stopped);
+}
+
+void ResourceManager::containerCreated(const std::string& id, const std::string& name)
+{
+    const auto record = store_.find(name);
+    // Bound already when the OCI hook came first.
+    if (!record || record->kind != core::WorkloadKind::Container || record->containerId == id)
+        return;
+    bindWithoutCgroup(*record, id);
 }
 
 // Podman's events name containers only: a pod's cgroup comes back with its
@@ -741,10 +845,18 @@ void ResourceManager::reconcilePods()
             reconciler_.reconcileOne(record.name);
 }
 
-void ResourceManager::containerStarted(const std::string& name)
+void ResourceManager::containerStarted(const std::string& id, const std::string& name)
 {
     reconcilePods();
-    if (store_.find(name)) {
+    if (const auto record = store_.find(name)) {
+        // The OCI hook of this start bound it (the died event before it
+        // unbinds the cgroup): Podman, which may hold the container locked
+        // for a next restart already, need not be asked.
+        if (record->containerId == id && record->runState == core::RunState::Running && !record->cgroupPath.empty()) {
+            const Instance bound = knownContainer(*record, id, core::RunState::Running, record->cgroupPath);
+            reconciler_.reconcileOne(name, &bound);
+            return;
+        }
         reconciler_.reconcileOne(name);
         return;
     }
@@ -757,27 +869,41 @@ void ResourceManager::containerStarted(const std::string& name)
     }
 }
 
-void ResourceManager::containerPaused(const std::string& name)
+void ResourceManager::containerPaused(const std::string&, const std::string& name)
 {
     // A frozen container keeps its cgroup, its memory and so its allocation.
     if (store_.find(name))
         reconciler_.reconcileOne(name);
 }
 
-void ResourceManager::containerUnpaused(const std::string& name) { containerStarted(name); }
+void ResourceManager::containerUnpaused(const std::string& id, const std::string& name)
+{
+    containerStarted(id, name);
+}
 
-void ResourceManager::containerStopped(const std::string& name)
+void ResourceManager::containerGone(const std::string& name)
 {
     reconcilePods();
     if (dropUnheld(name)) {
         announcer_.budgetChanged();
         deferred_.schedulePass();
     }
-    if (store_.find(name))
-        reconciler_.reconcileOne(name);
 }
 
-void ResourceManager::containerRemoved(const std::string& name) { containerStopped(name); }
+void ResourceManager::containerStopped(const std::string& id, const std::string& name)
+{
+    containerGone(name);
+    if (const auto record = recordForEvent(id, name))
+        bindWithoutCgroup(*record, id);
+}
+
+void ResourceManager::containerRemoved(const std::string& id, const std::string& name)
+{
+    containerGone(name);
+    static const Instance absent{};
+    if (recordForEvent(id, name))
+        reconciler_.reconcileOne(name, &absent);
+}
 
 void ResourceManager::containerRenamed(const std::string&, const std::string&)
 {

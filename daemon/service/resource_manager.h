@@ -1,5 +1,7 @@
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -38,6 +40,9 @@ struct UpdateOptions {
 
 using UpdateResult = std::variant<store::WorkloadRecord, ResizeError>;
 using UpdateCallback = std::function<void(UpdateResult)>;
+// The workload whose limits were written, "" when there was nothing to write.
+using PrepareResult = std::variant<std::string, ResizeError>;
+using PrepareCallback = std::function<void(PrepareResult)>;
 
 // The node's logic behind the D-Bus API: resolves a workload through its
 // source, admits a change through the ledger, records it, has the executor
@@ -68,14 +73,20 @@ public:
     std::vector<store::WorkloadRecord> workloads();
     void reconcile(const std::string& workload);
     void forget(const std::string& workload, uint32_t callerUid);
+    // The container `id` (called `name`, "" when not known) is being created
+    // and `pid` is its first process, already in its cgroup: the OCI hook
+    // asks for its desired limits there before it runs its first
+    // instruction. Never asks Podman, which holds the container locked
+    // meanwhile. Throws ResizeError for a bad argument.
+    void prepareContainer(const std::string& id, const std::string& name, pid_t pid, PrepareCallback done);
 
     // ContainerEvents, from the runtime's event stream (RuntimeWatcher).
-    void containerCreated(const std::string& name) override;
-    void containerStarted(const std::string& name) override;
-    void containerPaused(const std::string& name) override;
-    void containerUnpaused(const std::string& name) override;
-    void containerStopped(const std::string& name) override;
-    void containerRemoved(const std::string& name) override;
+    void containerCreated(const std::string& id, const std::string& name) override;
+    void containerStarted(const std::string& id, const std::string& name) override;
+    void containerPaused(const std::string& id, const std::string& name) override;
+    void containerUnpaused(const std::string& id, const std::string& name) override;
+    void containerStopped(const std::string& id, const std::string& name) override;
+    void containerRemoved(const std::string& id, const std::string& name) override;
     void containerRenamed(const std::string& id, const std::string& newName) override;
     void resynchronise() override;
     void runtimeLost() override { setRuntimeConnected(false); }
@@ -148,6 +159,8 @@ private:
     void commitOutcome(InFlight& update);
     void resolveAfterStoreError(const std::string& name);
     void startNextQueued(const std::string& name);
+    // The change in flight of `name` ended (applied when `applied`).
+    void answerPreparations(const std::string& name, bool applied, const std::string& message);
     void deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
                      const std::string& reason, uint64_t started);
     bool offerDeferred(const store::DeferredUpdate& update);
@@ -163,6 +176,10 @@ private:
     Announcer& announcer() override { return announcer_; }
     void sourceUnavailable(const std::string& why) override;
 
+    std::optional<store::WorkloadRecord> recordForEvent(const std::string& id, const std::string& name);
+    void bindWithoutCgroup(const store::WorkloadRecord& record, const std::string& id);
+    // A container stopped or went: it holds nothing unheld any more.
+    void containerGone(const std::string& name);
     void releaseIfGraceOver(const std::string& name);
     bool dropUnheld(const std::string& name);
     void rereadUnheld();
@@ -186,6 +203,8 @@ private:
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
     std::map<std::string, std::deque<Queued>> waiting_;
     std::map<std::string, EventSource> releaseTimers_;
+    // The OCI hooks waiting for the repair in flight of a workload.
+    std::map<std::string, std::vector<PrepareCallback>> preparations_;
     // The cgroups of the workloads the ledger counts as unheld.
     std::map<std::string, std::string> unheldCgroups_;
     std::chrono::steady_clock::time_point unheldReadAt_;

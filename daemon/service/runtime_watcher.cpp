@@ -8,10 +8,10 @@ namespace resized::service {
 
 namespace {
 
-using LifecycleStep = void (ContainerEvents::*)(const std::string& name);
+using LifecycleStep = void (ContainerEvents::*)(const std::string& id, const std::string& name);
 
 // Podman's container actions (Podman 4.3) that change what resized must do,
-// but rename, which carries the ID as well. The others (init, cleanup,
+// but rename, which carries the new name. The others (init, cleanup,
 // exec, attach, kill, mount, sync, health_status, ...) change neither the
 // cgroup nor the name.
 const std::map<std::string_view, LifecycleStep> kLifecycleSteps{
@@ -105,7 +105,7 @@ void RuntimeWatcher::dispatch(const runtime::ContainerEvent& event)
         return;
     }
     if (auto step = kLifecycleSteps.find(event.action); step != kLifecycleSteps.end())
-        (events_.*(step->second))(name);
+        (events_.*(step->second))(event.containerId, name);
 }
 
 }  // namespace resized::service

@@ -94,6 +94,8 @@ class BusPolicyTest : public ManagedContainerTest
             {workloadInterface, "Update", {"a{sv}a{sv}", "1", "CpuMillis", "t", "400", "0"}},
             {managerInterface, "Reconcile", {"s", name()}},
             {workloadInterface, "Reconcile", {}},
+            // A container resized knows nothing of: nothing to write.
+            {managerInterface, "PrepareContainer", {"ssu", std::string(64, '0'), "", "1"}},
             {workloadInterface, "Forget", {}},
             {managerInterface, "Forget", {"s", name()}},
         };

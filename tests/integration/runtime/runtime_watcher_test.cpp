@@ -26,12 +26,12 @@ using testing::ElementsAre;
 // What the node's logic would be told, one line per lifecycle step.
 class RecordingEvents final : public service::ContainerEvents {
 public:
-    void containerCreated(const std::string& name) override { record("created " + name); }
-    void containerStarted(const std::string& name) override { record("started " + name); }
-    void containerPaused(const std::string& name) override { record("paused " + name); }
-    void containerUnpaused(const std::string& name) override { record("unpaused " + name); }
-    void containerStopped(const std::string& name) override { record("stopped " + name); }
-    void containerRemoved(const std::string& name) override { record("removed " + name); }
+    void containerCreated(const std::string&, const std::string& name) override { record("created " + name); }
+    void containerStarted(const std::string&, const std::string& name) override { record("started " + name); }
+    void containerPaused(const std::string&, const std::string& name) override { record("paused " + name); }
+    void containerUnpaused(const std::string&, const std::string& name) override { record("unpaused " + name); }
+    void containerStopped(const std::string&, const std::string& name) override { record("stopped " + name); }
+    void containerRemoved(const std::string&, const std::string& name) override { record("removed " + name); }
     void containerRenamed(const std::string& id, const std::string& newName) override
     {
         record("renamed " + id + " " + newName);

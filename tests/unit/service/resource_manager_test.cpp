@@ -71,7 +71,7 @@ protected:
     }
 
     // A container created, not started, with kCreatedMemory and
-    // `createLimits` besides.
+    // `createLimits` besides; the manager is told as by the event stream.
     void create(const std::string& name, const std::string& id, core::Resources createLimits = {})
     {
         createLimits.memoryMax = kCreatedMemory;
@@ -81,6 +81,7 @@ protected:
                      .state = RunState::Stopped,
                      .cgroupPath = "",
                      .createLimits = createLimits});
+        manager_->containerCreated(id, name);
     }
 
     // Starts a created container in a fresh cgroup below `parent`, and tells
@@ -91,7 +92,7 @@ protected:
         instance.state = RunState::Running;
         instance.cgroupPath = parent + "/libpod-" + instance.id;
         tree_.add(instance.cgroupPath, kCreatedMemory);
-        manager_->containerStarted(name);
+        manager_->containerStarted(instance.id, name);
         return instance.cgroupPath;
     }
 
@@ -104,8 +105,9 @@ protected:
 
     void pause(const std::string& name)
     {
-        source_.at(name).state = RunState::Paused;
-        manager_->containerPaused(name);
+        Instance& instance = source_.at(name);
+        instance.state = RunState::Paused;
+        manager_->containerPaused(instance.id, name);
     }
 
     void stop(const std::string& name)
@@ -114,14 +116,15 @@ protected:
         tree_.remove(instance.cgroupPath);
         instance.state = RunState::Stopped;
         instance.cgroupPath.clear();
-        manager_->containerStopped(name);
+        manager_->containerStopped(instance.id, name);
     }
 
     void removeContainer(const std::string& name)
     {
-        tree_.remove(source_.at(name).cgroupPath);
+        const Instance removed = source_.at(name);
+        tree_.remove(removed.cgroupPath);
         source_.remove(name);
-        manager_->containerRemoved(name);
+        manager_->containerRemoved(removed.id, name);
     }
 
     UpdateResult updateNow(const std::string& name, const core::Resources& request, const UpdateOptions& options = {})
