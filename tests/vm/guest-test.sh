@@ -165,6 +165,27 @@ check "a unit that ran again gets its desired limits back" \
     wait_until 30 sh -c "[ \"\$(cat /sys/fs/cgroup$w1/cpu.max)\" = '30000 100000' ]"
 systemctl stop w1.service
 
+echo "== (d3) the OCI hook under systemd's cgroup manager"
+# Installed under the build's prefix; Podman reads /usr/share/... itself.
+hooks=$(dirname "$(find /usr/local/share/containers/oci/hooks.d -name resized.json | head -n 1)")
+hook=$(sed -n 's/.*"path": *"\([^"]*\)".*/\1/p' "$hooks/resized.json")
+check "resized.json names the installed hook ($hook)" test -x "$hook"
+# The container prints its own quota as its first instruction, at every start.
+podman --hooks-dir "$hooks" run -d --name hk --cpus 0.5 localhost/busybox \
+    sh -c 'cut -d" " -f1 /sys/fs/cgroup/cpu.max; trap "exit 0" TERM; while :; do sleep 1; done' > /dev/null
+wait_until 30 sh -c '[ "$(podman logs hk | wc -l)" -ge 1 ]'
+update hk 1 CpuMillis t 300 0 > /dev/null
+for _ in 1 2 3 4 5; do
+    podman --hooks-dir "$hooks" restart -t 0 hk > /dev/null
+done
+wait_until 30 sh -c '[ "$(podman logs hk | wc -l)" -ge 6 ]'
+printed=$(podman logs hk | tr '\n' ' ')
+check "the first start, before any update, printed the create-time quota" equals "${printed%% *}" 50000
+check "each of 5 restarts printed the desired quota first" equals "${printed#* }" "30000 30000 30000 30000 30000 "
+check "the hook's change went through systemd (the scope's CPUQuotaPerSecUSec is 300ms)" \
+    equals "$(systemctl show -P CPUQuotaPerSecUSec "$(basename "$(container_cgroup hk)")")" 300ms
+podman rm -f -t 0 hk > /dev/null
+
 echo "== the systemd backend in the sandbox of resized.service"
 # For once resized.service runs the backend's own test instead of the
 # daemon: the same sandbox, so a privilege it lacks shows up here.

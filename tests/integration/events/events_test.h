@@ -40,6 +40,8 @@ class EventsTest : public IntegrationTest
     // SIGTERM and wait; the daemon's status must be 0.
     void stopDaemon();
     DaemonOptions& daemonOptions() { return daemonOptions_; }
+    // The daemon startDaemon() started; throws when there is none.
+    DaemonProcess& daemon() { return daemon_.value(); }
     ResizedBus& bus() { return *bus_; }
     const PodmanCli& podman() const { return *podman_; }
 

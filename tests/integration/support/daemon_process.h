@@ -51,6 +51,7 @@ class DaemonProcess
     // SIGKILL and wait: a crash.
     int kill9();
     bool running() { return process_.running(); }
+    pid_t pid() const { return process_.pid(); }
 
     const DaemonOptions& options() const { return options_; }
     std::string log() const;

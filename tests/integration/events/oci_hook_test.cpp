@@ -1,0 +1,189 @@
+// resized-oci-hook closes the window between a container's (re)start and
+// the event stream's repair: with the hook installed (a private hooks_dir
+// in this test's containers.conf), a managed container runs its first
+// instruction under its desired limits. Each container here prints its own
+// CFS quota as that first instruction, one line per start in `podman logs`.
+
+#include "events_test.h"
+
+#include "support/wait.h"
+
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+namespace resized::integration::events
+{
+namespace
+{
+
+constexpr Limits createTime{.cpuMillis = 500, .memoryMax = noLimit};
+constexpr int restarts = 20;
+
+// The CFS quota in µs at a 100 ms period, as the container reads it.
+std::string quotaOf(const Limits& limits) { return std::to_string(limits.cpuMillis * 100); }
+
+// Prints the container's own quota (v1 or v2), then idles.
+std::vector<std::string> printQuotaThenIdle()
+{
+    return {"sh", "-c",
+            "cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us 2>/dev/null || cut -d' ' -f1 /sys/fs/cgroup/cpu.max; "
+            "trap 'exit 0' TERM; while :; do sleep 1; done"};
+}
+
+class OciHookTest : public EventsTest
+{
+  protected:
+    void SetUp() override
+    {
+        EventsTest::SetUp();
+        if (IsSkipped())
+        {
+            return;
+        }
+        const auto directory = environment().directory / "oci-hook" / nameFor("hooks");
+        std::filesystem::create_directories(directory);
+        // A hook gets no environment but what its file sets.
+        std::ofstream(directory / "resized.json")
+            << R"({"version":"1.0.0","hook":{"path":")" << OCI_HOOK_BINARY
+            << R"(","env":["DBUS_SYSTEM_BUS_ADDRESS=)" << environment().busAddress
+            << R"("]},"when":{"always":true},"stages":["createRuntime"]})";
+
+        previousConf_ = std::getenv("CONTAINERS_CONF");
+        ASSERT_NE(previousConf_, nullptr) << "with-testenv.sh sets CONTAINERS_CONF";
+        std::stringstream conf;
+        conf << std::ifstream(previousConf_).rdbuf();
+        std::string text = conf.str();
+        const auto engine = text.find("[engine]\n");
+        ASSERT_NE(engine, std::string::npos);
+        text.insert(engine + 9, "hooks_dir = [\"" + directory.string() + "\"]\n");
+        hookedConf_ = directory / "containers.conf";
+        std::ofstream(hookedConf_) << text;
+        // Every podman command of this test (they inherit it) uses the hook.
+        setenv("CONTAINERS_CONF", hookedConf_.c_str(), 1);
+    }
+
+    void TearDown() override
+    {
+        if (previousConf_)
+        {
+            setenv("CONTAINERS_CONF", previousConf_, 1);
+        }
+        EventsTest::TearDown();
+    }
+
+    ScopedContainer runPrinting(const std::string& suffix)
+    {
+        return ScopedContainer(podman(), nameFor(suffix), {"--cpus", "0.5"}, printQuotaThenIdle());
+    }
+
+    // The quota each start of the container printed, oldest first.
+    std::vector<std::string> printedQuotas(const std::string& name) const
+    {
+        const CommandResult result = podman().run({"logs", name});
+        std::vector<std::string> lines;
+        std::istringstream output(result.standardOutput);
+        for (std::string line; std::getline(output, line);)
+        {
+            lines.push_back(line);
+        }
+        return lines;
+    }
+
+    // Waits until the container has printed `count` lines.
+    bool waitForPrints(const std::string& name, std::size_t count) const
+    {
+        return waitUntil([&] { return printedQuotas(name).size() >= count; }, reactionTimeout,
+                         pollInterval);
+    }
+
+  private:
+    const char* previousConf_ = nullptr;
+    std::filesystem::path hookedConf_;
+};
+
+TEST_F(OciHookTest, EveryRestartRunsItsFirstInstructionUnderTheDesiredLimit)
+{
+    startDaemon();
+    const auto container = runPrinting("c");
+    ASSERT_TRUE(waitForPrints(container.name(), 1));
+    bus().updateResources(container.name(), desired);
+
+    for (int restart = 0; restart < restarts; ++restart)
+    {
+        podmanOrThrow({"restart", "--time", "0", container.name()});
+    }
+    ASSERT_TRUE(waitForPrints(container.name(), 1 + restarts));
+
+    const auto printed = printedQuotas(container.name());
+    ASSERT_EQ(printed.size(), 1U + restarts);
+    // The first start was before resized was asked anything.
+    EXPECT_EQ(printed.front(), quotaOf(createTime));
+    for (std::size_t start = 1; start < printed.size(); ++start)
+    {
+        EXPECT_EQ(printed[start], quotaOf(desired)) << "start " << start;
+    }
+    EXPECT_TRUE(waitForSynchronized(container.name()));
+    EXPECT_EQ(readLimits(container.cgroupPath()), desired);
+}
+
+TEST_F(OciHookTest, AContainerCreatedAgainUnderAKnownNameStartsUnderItsLimitAndItsAllocation)
+{
+    startDaemon();
+    const std::string name = nameFor("c");
+    {
+        const auto first = runPrinting("c");
+        bus().updateResources(name, desired);
+    }
+    const std::uint64_t allocated = bus().cpuAllocatedMillis();
+
+    const auto again = runPrinting("c");
+    ASSERT_TRUE(waitForPrints(name, 1));
+    EXPECT_EQ(printedQuotas(name).front(), quotaOf(desired));
+    EXPECT_TRUE(waitForSynchronized(name));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), allocated);
+    expectDesiredLimitsOn(again);
+}
+
+TEST_F(OciHookTest, AContainerResizedNeverHeardOfStartsAsCreated)
+{
+    startDaemon();
+    const auto container = runPrinting("c");
+    ASSERT_TRUE(waitForPrints(container.name(), 1));
+    EXPECT_EQ(printedQuotas(container.name()).front(), quotaOf(createTime));
+    EXPECT_EQ(readLimits(container.cgroupPath()), createTime);
+}
+
+// The hook gives up after its time limit: a resized that is hung (stopped
+// with SIGSTOP) or not running delays a start by that much at most, and the
+// limits follow from the event stream once it runs again.
+TEST_F(OciHookTest, AContainerStartsWhenResizedHangsOrIsGone)
+{
+    startDaemon();
+    const auto container = runPrinting("c");
+    bus().updateResources(container.name(), desired);
+
+    ASSERT_EQ(kill(daemon().pid(), SIGSTOP), 0);
+    const CommandResult whileHung = podman().run({"restart", "--time", "0", container.name()});
+    ASSERT_EQ(kill(daemon().pid(), SIGCONT), 0);
+    ASSERT_TRUE(whileHung.succeeded()) << whileHung.standardError;
+    ASSERT_TRUE(waitForPrints(container.name(), 2));
+    EXPECT_EQ(printedQuotas(container.name()).at(1), quotaOf(createTime));
+    EXPECT_TRUE(waitForLimits(container.cgroupPath(), desired));
+
+    stopDaemon();
+    const CommandResult whileGone = podman().run({"restart", "--time", "0", container.name()});
+    ASSERT_TRUE(whileGone.succeeded()) << whileGone.standardError;
+    ASSERT_TRUE(waitForPrints(container.name(), 3));
+    EXPECT_EQ(printedQuotas(container.name()).at(2), quotaOf(createTime));
+
+    startDaemon();
+    EXPECT_TRUE(waitForLimits(container.cgroupPath(), desired));
+    expectDesiredLimitsOn(container);
+}
+
+} // namespace
+} // namespace resized::integration::events
