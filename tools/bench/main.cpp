@@ -49,6 +49,8 @@ int run(resized::integration::TestEnvironment environment)
     results.throughput = measureThroughput(testbed);
     progress("3/5 re-apply after restarts");
     results.reapply = measureReapply(testbed);
+    progress("3b/5 the first instruction after restarts, without and with the OCI hook");
+    results.firstInstruction = measureFirstInstruction(testbed);
     progress("4/5 idle");
     results.idle = measureIdle(testbed, kManagedBeforeIdle);
     progress("5/5 sync pass, memory and start-up at scale");

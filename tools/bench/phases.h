@@ -18,6 +18,9 @@ std::vector<ThroughputRun> measureThroughput(Testbed& testbed);
 
 ReapplyResult measureReapply(Testbed& testbed);
 
+// Starts its own container and uses the OCI hook of this build.
+FirstInstructionResult measureFirstInstruction(Testbed& testbed);
+
 // workloads: how many the running daemon manages, for the report.
 IdleResult measureIdle(Testbed& testbed, std::size_t workloads);
 

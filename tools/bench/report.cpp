@@ -96,6 +96,24 @@ void printReapply(std::ostream& out, const ReapplyResult& reapply)
     out << '\n';
 }
 
+void printFirstInstruction(std::ostream& out, const FirstInstructionResult& first)
+{
+    out << "## 3b. What a restarted container's first instruction sees\n\n"
+        << "A container created with 500 millicores and resized to 100 prints its own CFS quota as its first "
+           "instruction at every start; "
+        << first.restarts << " `podman restart -t 0` each, without and with `resized-oci-hook` "
+        << "(`podman --hooks-dir`).\n\n"
+        << "| | starts that ran their first instruction under the desired limit | restart p50 ms | "
+           "restart p99 ms |\n|---|--:|--:|--:|\n";
+    const auto row = [&](const char* what, std::size_t desiredFirst, const LatencySummary& restart) {
+        out << "| " << what << " | " << desiredFirst << " of " << first.restarts << " | "
+            << fixed(restart.p50Ms, 1) << " | " << fixed(restart.p99Ms, 1) << " |\n";
+    };
+    row("start event only", first.desiredFirstWithoutHook, first.restartWithoutHook);
+    row("OCI hook", first.desiredFirstWithHook, first.restartWithHook);
+    out << '\n';
+}
+
 void printScale(std::ostream& out, const std::vector<ScaleRow>& rows)
 {
     out << "## 4–5. Sync pass, memory and start-up against the number of workloads\n\n"
@@ -190,6 +208,7 @@ void printReport(std::ostream& out, const Machine& machine, const Results& resul
     printUpdateLatency(out, results.updateLatency);
     printThroughput(out, results.throughput);
     printReapply(out, results.reapply);
+    printFirstInstruction(out, results.firstInstruction);
     printScale(out, results.scale);
     printIdle(out, results.idle);
     printGoals(out, results);

@@ -46,6 +46,17 @@ struct ReapplyResult {
     LatencySummary staleLimitVisible;
 };
 
+// 3b. What a restarted container's first instruction sees, without and
+//     with the OCI hook.
+struct FirstInstructionResult {
+    std::size_t restarts = 0;
+    std::size_t desiredFirstWithoutHook = 0;
+    std::size_t desiredFirstWithHook = 0;
+    // `podman restart -t 0` as a whole.
+    LatencySummary restartWithoutHook;
+    LatencySummary restartWithHook;
+};
+
 // 4 and 5. The daemon with a number of managed workloads.
 struct ScaleRow {
     std::size_t runningWorkloads = 0;
@@ -75,6 +86,7 @@ struct Results {
     UpdateLatencyResult updateLatency;
     std::vector<ThroughputRun> throughput;
     ReapplyResult reapply;
+    FirstInstructionResult firstInstruction;
     IdleResult idle;
     std::vector<ScaleRow> scale;
 };
