@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <functional>
 #include <limits>
+#include <variant>
 
 #include "bus/authorization.h"
 #include "bus/errors_translation.h"
@@ -26,6 +28,17 @@ sdbus::Error toDbusError(const service::ResizeError& error)
 namespace {
 
 constexpr const char* kManagerInterface = io::resized1::Manager_adaptor::INTERFACE_NAME;
+
+// Answers an asynchronous call with the manager's outcome: its value,
+// encoded, or its error.
+template <typename Reply, typename Value, typename Encode>
+void returnOutcome(Reply& reply, const std::variant<Value, service::ResizeError>& outcome, Encode encode)
+{
+    if (const auto* value = std::get_if<Value>(&outcome))
+        reply.returnResults(encode(*value));
+    else
+        reply.returnError(toDbusError(std::get<service::ResizeError>(outcome)));
+}
 
 }  // namespace
 
@@ -138,11 +151,8 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
     try {
         const uid_t caller = authorization_.requireChangePermission(call);
         manager_.update(name, decodeResources(resources), decodeOptions(options), caller,
-                        [reply](service::UpdateResult outcome) {
-                            if (auto* record = std::get_if<store::WorkloadRecord>(&outcome))
-                                reply->returnResults(encodeStatus(*record));
-                            else
-                                reply->returnError(toDbusError(std::get<service::ResizeError>(outcome)));
+                        [reply](const service::UpdateResult& outcome) {
+                            returnOutcome(*reply, outcome, [](const auto& record) { return encodeStatus(record); });
                         });
     } catch (const service::ResizeError& error) {
         reply->returnError(toDbusError(error));
@@ -211,20 +221,17 @@ void ManagerObject::PrepareContainer(sdbus::Result<std::string>&& result, std::s
 {
     auto reply = std::make_shared<sdbus::Result<std::string>>(std::move(result));
     try {
-        authorization_.requireChangePermission(currentCall());
-        if (pid > static_cast<uint32_t>(std::numeric_limits<pid_t>::max()))
-            throw service::ResizeError(service::ErrorCode::InvalidArgument, "the process ID is out of range");
-        manager_.prepareContainer(containerId, containerName, static_cast<pid_t>(pid),
-                                  [reply](service::PrepareResult outcome) {
-                                      if (auto* workload = std::get_if<std::string>(&outcome))
-                                          reply->returnResults(*workload);
-                                      else
-                                          reply->returnError(toDbusError(std::get<service::ResizeError>(outcome)));
-                                  });
-    } catch (const service::ResizeError& error) {
-        reply->returnError(toDbusError(error));
-    } catch (const store::StoreError& error) {
-        reply->returnError(sdbus::Error("org.freedesktop.DBus.Error.Failed", error.what()));
+        translatingErrors([&] {
+            authorization_.requireChangePermission(currentCall());
+            if (pid > static_cast<uint32_t>(std::numeric_limits<pid_t>::max()))
+                throw service::ResizeError(service::ErrorCode::InvalidArgument, "the process ID is out of range");
+            manager_.prepareContainer(containerId, containerName, static_cast<pid_t>(pid),
+                                      [reply](const service::PrepareResult& outcome) {
+                                          returnOutcome(*reply, outcome, std::identity{});
+                                      });
+        });
+    } catch (const sdbus::Error& error) {
+        reply->returnError(error);
     }
 }
 

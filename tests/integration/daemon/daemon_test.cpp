@@ -125,11 +125,17 @@ void ManagedContainerTest::SetUp()
     {
         return;
     }
-    // Created with a CPU limit, the container shows when the daemon has
-    // handled its start, which reconciles too: the allocation grows by it.
-    // Only then is it managed, so that no repair of the start races a test.
+    // Only once the daemon has handled the container's start event is it
+    // managed, so that no repair of that start races a test. The allocation
+    // growing by the container's create-time limit does not tell: the
+    // listing that follows the event stream's first event counts it too,
+    // and Podman's events come hundreds of milliseconds late. The debug log
+    // does tell.
     container_.emplace(podman(), containerName("c"), std::vector<std::string>{"--cpus=0.1"});
-    ASSERT_TRUE(cpuAllocationReaches(100)) << "resized did not see the container start";
+    ASSERT_TRUE(waitUntil([&] { return daemon().log().find(name() + ": container event start") != std::string::npos; },
+                          std::chrono::seconds(30)))
+        << "resized did not see the container start";
+    ASSERT_TRUE(cpuAllocationReaches(100));
     client().updateResources(name(), managed);
 }
 
