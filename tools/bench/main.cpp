@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <iostream>
+#include <stdexcept>
+#include <string>
 
 #include "emergency_stop.h"
 #include "machine.h"
@@ -34,6 +36,20 @@ private:
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
+// RESIZED_BENCH_RUNNING_CONTAINERS: how many real containers the last scale
+// row runs (0 or unset: no such row).
+std::size_t manyRunningContainers()
+{
+    const char* value = std::getenv("RESIZED_BENCH_RUNNING_CONTAINERS");
+    if (!value || !*value)
+        return 0;
+    char* end = nullptr;
+    const unsigned long count = std::strtoul(value, &end, 10);
+    if (*end != '\0')
+        throw std::runtime_error("RESIZED_BENCH_RUNNING_CONTAINERS is not a number: " + std::string(value));
+    return count;
+}
+
 int run(resized::integration::TestEnvironment environment)
 {
     const Progress progress;
@@ -55,6 +71,10 @@ int run(resized::integration::TestEnvironment environment)
     results.idle = measureIdle(testbed, kManagedBeforeIdle);
     progress("5/5 sync pass, memory and start-up at scale");
     results.scale = measureScale(testbed);
+    if (const std::size_t many = manyRunningContainers()) {
+        progress(("5/5 the same with " + std::to_string(many) + " real running containers (minutes)").c_str());
+        results.scale.push_back(measureManyRunning(testbed, many));
+    }
     progress("done; removing containers");
 
     machine.loadAtEnd = loadAverage();

@@ -26,4 +26,13 @@ IdleResult measureIdle(Testbed& testbed, std::size_t workloads);
 
 std::vector<ScaleRow> measureScale(Testbed& testbed);
 
+// One row of measureScale(): restarts the daemon on stateDirectory a few
+// times, then times sync passes and reads its memory.
+ScaleRow measureDaemonAt(Testbed& testbed, std::size_t running, std::size_t absent,
+                         const std::filesystem::path& stateDirectory);
+
+// The same with `count` real running containers, every one managed
+// (RESIZED_BENCH_RUNNING_CONTAINERS); creates and removes them itself.
+ScaleRow measureManyRunning(Testbed& testbed, std::size_t count);
+
 }  // namespace resized::bench

@@ -44,12 +44,16 @@ ResizedBus::~ResizedBus() = default;
 
 std::optional<std::uint64_t> ResizedBus::setCpuMillis(const std::string& workload, std::uint64_t millis)
 {
-    const Dictionary status =
-        manager_->UpdateResources(workload, dbus_codec::encodeResources({.cpuMillis = millis}), {});
+    return update(workload, {.cpuMillis = millis}).cpuMillis;
+}
+
+core::Resources ResizedBus::update(const std::string& workload, const core::Resources& request)
+{
+    const Dictionary status = manager_->UpdateResources(workload, dbus_codec::encodeResources(request), {});
     const auto actual = status.find("Actual");
     if (actual == status.end())
-        return std::nullopt;
-    return dbus_codec::decodeReportedResources(actual->second.get<Dictionary>()).cpuMillis;
+        return {};
+    return dbus_codec::decodeReportedResources(actual->second.get<Dictionary>());
 }
 
 void ResizedBus::reconcileAll()

@@ -10,6 +10,8 @@
 
 #include <sdbus-c++/sdbus-c++.h>
 
+#include "core/resources.h"
+
 namespace resized::bench {
 
 // One client of io.resized1 with a system bus connection of its own
@@ -25,6 +27,8 @@ public:
     // CpuMillis of the answer's Actual, what resized read back from the
     // cgroup after committing the change, or nullopt if the answer has none.
     std::optional<std::uint64_t> setCpuMillis(const std::string& workload, std::uint64_t millis);
+    // UpdateResources(workload, request, {}); the answer's Actual.
+    core::Resources update(const std::string& workload, const core::Resources& request);
 
     // Reconcile(""): one sync pass over every workload, answered when done.
     void reconcileAll();

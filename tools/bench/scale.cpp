@@ -24,9 +24,9 @@ constexpr std::array<Step, 5> kSteps{{{0, 0}, {10, 0}, {30, 0}, {30, 70}, {30, 9
 constexpr std::size_t kStartups = 3;
 constexpr std::uint64_t kCpuMillis = 10;
 
-std::size_t passesFor(const Step& step)
+std::size_t passesFor(std::size_t workloads)
 {
-    return step.absent > 100 ? 5 : 10;
+    return workloads > 100 ? 5 : 10;
 }
 
 std::string absentName(std::size_t index)
@@ -72,11 +72,14 @@ LatencySummary timeStartups(Testbed& testbed, const std::filesystem::path& state
     return summarize(samples);
 }
 
-ScaleRow measureStep(Testbed& testbed, const Step& step, const std::filesystem::path& stateDirectory)
+}  // namespace
+
+ScaleRow measureDaemonAt(Testbed& testbed, std::size_t running, std::size_t absent,
+                         const std::filesystem::path& stateDirectory)
 {
     ScaleRow row;
-    row.runningWorkloads = step.running;
-    row.absentWorkloads = step.absent;
+    row.runningWorkloads = running;
+    row.absentWorkloads = absent;
     row.startup = timeStartups(testbed, stateDirectory);
 
     ResizedBus resized;
@@ -86,7 +89,7 @@ ScaleRow measureStep(Testbed& testbed, const Step& step, const std::filesystem::
     std::vector<Duration> cpu;
     std::vector<Duration> wall;
     const pid_t daemon = testbed.daemonPid();
-    for (std::size_t pass = 0; pass < passesFor(step); ++pass) {
+    for (std::size_t pass = 0; pass < passesFor(running + absent); ++pass) {
         const ProcessUsage before = usageOf(daemon);
         const auto started = std::chrono::steady_clock::now();
         resized.reconcileAll();
@@ -100,8 +103,6 @@ ScaleRow measureStep(Testbed& testbed, const Step& step, const std::filesystem::
     row.residentAnonymousBytes = memory.anonymous;
     return row;
 }
-
-}  // namespace
 
 std::vector<ScaleRow> measureScale(Testbed& testbed)
 {
@@ -118,7 +119,7 @@ std::vector<ScaleRow> measureScale(Testbed& testbed)
         if (step.absent > managed.absent)
             seedAbsentWorkloads(stateDirectory, managed.absent, step.absent);
         managed = step;
-        rows.push_back(measureStep(testbed, step, stateDirectory));
+        rows.push_back(measureDaemonAt(testbed, step.running, step.absent, stateDirectory));
     }
     testbed.stopDaemon();
     return rows;
