@@ -171,8 +171,11 @@ hooks=$(dirname "$(find /usr/local/share/containers/oci/hooks.d -name resized.js
 hook=$(sed -n 's/.*"path": *"\([^"]*\)".*/\1/p' "$hooks/resized.json")
 check "resized.json names the installed hook ($hook)" test -x "$hook"
 # The container prints its own quota as its first instruction, at every start.
-podman --hooks-dir "$hooks" run -d --name hk --cpus 0.5 localhost/busybox \
-    sh -c 'cut -d" " -f1 /sys/fs/cgroup/cpu.max; trap "exit 0" TERM; while :; do sleep 1; done' > /dev/null
+run_printing() {
+    podman --hooks-dir "$hooks" run -d --name hk --cpus 0.5 localhost/busybox \
+        sh -c 'cut -d" " -f1 /sys/fs/cgroup/cpu.max; trap "exit 0" TERM; while :; do sleep 1; done' > /dev/null
+}
+run_printing
 wait_until 30 sh -c '[ "$(podman logs hk | wc -l)" -ge 1 ]'
 update hk 1 CpuMillis t 300 0 > /dev/null
 for _ in 1 2 3 4 5; do
@@ -184,6 +187,11 @@ check "the first start, before any update, printed the create-time quota" equals
 check "each of 5 restarts printed the desired quota first" equals "${printed#* }" "30000 30000 30000 30000 30000 "
 check "the hook's change went through systemd (the scope's CPUQuotaPerSecUSec is 300ms)" \
     equals "$(systemctl show -P CPUQuotaPerSecUSec "$(basename "$(container_cgroup hk)")")" 300ms
+podman rm -f -t 0 hk > /dev/null
+run_printing
+wait_until 30 sh -c '[ "$(podman logs hk | wc -l)" -ge 1 ]'
+check "a container created again under the name printed the desired quota first" \
+    equals "$(podman logs hk | head -n 1)" 30000
 podman rm -f -t 0 hk > /dev/null
 
 echo "== the systemd backend in the sandbox of resized.service"
