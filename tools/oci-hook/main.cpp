@@ -31,10 +31,12 @@ constexpr const char* kTimeoutVariable = "RESIZED_HOOK_TIMEOUT_MSEC";
 
 // To the journal with the container as a field; to standard error where
 // there is no journal (the runtime keeps a hook's output in its log).
+// sd_journal_send() reports success when there is no journal at all.
 void log(int priority, const std::string& containerId, const std::string& message)
 {
-    if (sd_journal_send("MESSAGE=%s", message.c_str(), "PRIORITY=%i", priority, "CONTAINER_ID=%s",
-                        containerId.c_str(), "SYSLOG_IDENTIFIER=resized-oci-hook", nullptr) < 0)
+    const bool journal = access("/run/systemd/journal/socket", W_OK) == 0;
+    if (!journal || sd_journal_send("MESSAGE=%s", message.c_str(), "PRIORITY=%i", priority, "CONTAINER_ID=%s",
+                                    containerId.c_str(), "SYSLOG_IDENTIFIER=resized-oci-hook", nullptr) < 0)
         std::cerr << "resized-oci-hook: " << message << '\n';
 }
 
