@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 namespace resized::service {
@@ -22,7 +23,9 @@ public:
     virtual void containerPaused(const std::string& id, const std::string& name) = 0;
     virtual void containerUnpaused(const std::string& id, const std::string& name) = 0;
     // died, stop: the container's cgroup is gone, the container is not.
-    virtual void containerStopped(const std::string& id, const std::string& name) = 0;
+    // `atUsec` is when Podman saw it: the stream may bring the stop of a
+    // container's previous run after the OCI hook has prepared its next one.
+    virtual void containerStopped(const std::string& id, const std::string& name, uint64_t atUsec) = 0;
     virtual void containerRemoved(const std::string& id, const std::string& name) = 0;
     // The container of `id` is now called `newName`.
     virtual void containerRenamed(const std::string& id, const std::string& newName) = 0;

@@ -7,6 +7,7 @@
 
 #include "core/admission.h"
 #include "core/drift.h"
+#include "service/known_container.h"
 #include "service/record_transitions.h"
 
 namespace resized::service {
@@ -52,26 +53,25 @@ void Reconciler::reconcileAll(const std::vector<Instance>& containers)
     }
 }
 
-void Reconciler::reconcileOne(const std::string& name, const Instance* listed)
+void Reconciler::reconcileOne(const std::string& name, const Instance* listed, Lookup lookup)
 {
     try {
-        reconcileNow(name, listed);
+        reconcileNow(name, listed, lookup);
         storeRetries_.erase(name);
     } catch (const store::StoreError& error) {
         // Not the runtime's refusal but the store's passing trouble: tried
         // again, doubling up to a minute, for as long as it lasts, without
         // using up the repair attempts.
         Retry& retry = retryOf(storeRetries_, name, std::chrono::minutes(1));
-        const auto delay = retry.backoff.next();
+        const auto delay = scheduleRetry(retry, name);
         spdlog::error("{}: cannot reconcile: {}; trying again in {} ms", name, error.what(), delay.count());
-        retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
     }
 }
 
 // `listed` is the workload's container from a listing; an Instance with no
 // ID there means the listing has no such container. Without a listing the
-// workload's source is asked.
-void Reconciler::reconcileNow(const std::string& name, const Instance* listed)
+// workload's source is asked, unless `lookup` trusts a binding.
+void Reconciler::reconcileNow(const std::string& name, const Instance* listed, Lookup lookup)
 {
     if (host_.busy(name))
         return;
@@ -92,6 +92,10 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed)
     if (listed) {
         if (!listed->id.empty())
             instance = *listed;
+    } else if (auto bound = lookup == Lookup::TrustBinding ? boundContainer(*record) : std::nullopt) {
+        // A cgroup gone since fails the read below; the container's next
+        // start event binds it again.
+        instance = std::move(bound);
     } else {
         try {
             instance = host_.findInstance(*record);
@@ -180,9 +184,15 @@ void Reconciler::repairFinished(const std::string& name, bool repaired)
         repairRetries_.erase(name);
         return;
     }
-    const auto delay = retry.backoff.next();
+    const auto delay = scheduleRetry(retry, name);
     spdlog::info("{}: repair failed; retrying in {} ms", name, delay.count());
-    retry.timer = loop_.after(delay, [this, name] { reconcileOne(name); });
+}
+
+std::chrono::milliseconds Reconciler::scheduleRetry(Retry& retry, const std::string& name)
+{
+    const auto delay = retry.backoff.next();
+    retry.timer = loop_.after(delay, [this, name] { reconcileOne(name, nullptr, Lookup::TrustBinding); });
+    return delay;
 }
 
 void Reconciler::schedulePeriodicSync(std::function<void()> pass)

@@ -51,8 +51,15 @@ public:
 
     // Every workload, from one listing of the containers.
     void reconcileAll(const std::vector<Instance>& containers);
+    // Where a workload's instance comes from when no listing gives it.
+    enum class Lookup {
+        AskSource,
+        // The record's binding to a running container (known_container.h),
+        // its source asked only when there is none.
+        TrustBinding,
+    };
     // One workload; a store that cannot be written now is tried again later.
-    void reconcileOne(const std::string& name, const Instance* listed = nullptr);
+    void reconcileOne(const std::string& name, const Instance* listed = nullptr, Lookup lookup = Lookup::AskSource);
     // A repair ended: a failed one is tried again, doubling the interval, up
     // to the configured number of attempts.
     void repairFinished(const std::string& name, bool repaired);
@@ -62,7 +69,7 @@ public:
     void setSettings(const Settings& settings) { settings_ = settings; }
 
 private:
-    void reconcileNow(const std::string& name, const Instance* listed);
+    void reconcileNow(const std::string& name, const Instance* listed, Lookup lookup);
     void armSyncTimer();
 
     EventLoop& loop_;
@@ -76,6 +83,9 @@ private:
     };
     Retry& retryOf(std::map<std::string, Retry>& retries, const std::string& name,
                    std::chrono::milliseconds longest);
+    // Retries trust the binding: the runtime may hold the container locked
+    // for a restart whose OCI hook waits on resized.
+    std::chrono::milliseconds scheduleRetry(Retry& retry, const std::string& name);
     std::map<std::string, Retry> repairRetries_;
     std::map<std::string, Retry> storeRetries_;
     EventSource syncTimer_;

@@ -11,6 +11,7 @@
 #include "cgroup/process_cgroup.h"
 #include "failpoint/failpoint.h"
 #include "runtime/names.h"
+#include "service/known_container.h"
 #include "service/record_transitions.h"
 #include "service/recovery.h"
 #include "store/json_resources.h"
@@ -40,21 +41,6 @@ void logFailedBackgroundUpdate(const std::string& name, const UpdateResult& resu
 {
     if (const auto* error = std::get_if<ResizeError>(&result))
         spdlog::warn("{}: update not applied: {}", name, error->what());
-}
-
-// The container `id` of a workload as resized knows it without asking
-// Podman: from an event or the OCI hook.
-Instance knownContainer(const store::WorkloadRecord& record, const std::string& id, core::RunState state,
-                        std::string cgroupPath = {})
-{
-    return {
-        .name = {core::WorkloadKind::Container, record.name},
-        .id = id,
-        .pod = record.pod,
-        .state = state,
-        .cgroupPath = std::move(cgroupPath),
-        .createLimits = {},
-    };
 }
 
 }  // namespace
@@ -455,8 +441,10 @@ void ResourceManager::resolveAfterStoreError(const std::string& name)
 void ResourceManager::startNextQueued(const std::string& name)
 {
     auto waiting = waiting_.find(name);
-    if (waiting == waiting_.end())
+    if (waiting == waiting_.end()) {
+        prepareWaitingCreation(name);
         return;
+    }
     Queued next = std::move(waiting->second.front());
     waiting->second.pop_front();
     if (waiting->second.empty())
@@ -527,14 +515,11 @@ void ResourceManager::prepareContainer(const std::string& id, const std::string&
         throw ResizeError(ErrorCode::InvalidArgument, "the process ID must be positive");
 
     // A restarted container keeps its ID; one created again under a known
-    // name (`podman run --replace`, Quadlet) has a new one. A workload that
-    // holds no allocation would need admitting, which asks Podman: its start
-    // event sees to it.
+    // name (`podman run --replace`, Quadlet) has a new one.
     auto record = store_.findByContainerId(id);
     if (!record && !name.empty())
         record = store_.find(name);
-    if (!record || record->kind != core::WorkloadKind::Container || !record->holdsAllocation ||
-        record->desired.empty() || busy(record->name)) {
+    if (!record) {
         done(std::string());
         return;
     }
@@ -550,16 +535,51 @@ void ResourceManager::prepareContainer(const std::string& id, const std::string&
                                                           " is not in the cgroup of container " + id + " but in " +
                                                           cgroupPath);
 
-    const std::string workload = record->name;
-    const Instance creating = knownContainer(*record, id, core::RunState::Running, cgroupPath);
-    spdlog::debug("{}: container {} is being created; writing its limits before it runs", workload, id);
+    hookedCreations_[record->name] = {id, nowUsec()};
+    prepare(record->name, Creation{id, std::move(cgroupPath), std::move(done)});
+}
+
+// A change still in flight for the workload (a repair of the container's
+// previous run, typically, found by its restart event) would race the
+// hook's write and could even restore the old limits over it: the hook
+// waits for it to end, within its own time limit.
+void ResourceManager::prepare(const std::string& workload, Creation creation)
+{
+    if (busy(workload)) {
+        spdlog::debug("{}: container {} is being created; waiting for the change in flight", workload, creation.id);
+        creationsWaiting_[workload].push_back(std::move(creation));
+        return;
+    }
+    // A workload that holds no allocation would need admitting, which asks
+    // Podman: its start event sees to it.
+    const auto record = store_.find(workload);
+    if (!record || record->kind != core::WorkloadKind::Container || !record->holdsAllocation ||
+        record->desired.empty()) {
+        creation.done(std::string());
+        return;
+    }
+    const Instance creating = knownContainer(*record, creation.id, core::RunState::Running, creation.cgroupPath);
+    spdlog::debug("{}: container {} is being created; writing its limits before it runs", workload, creation.id);
     reconciler_.reconcileOne(workload, &creating);
     if (busy(workload)) {
-        preparations_[workload].push_back(std::move(done));
+        preparations_[workload].push_back(std::move(creation.done));
         return;
     }
     const auto reconciled = store_.find(workload);
-    done(reconciled && reconciled->syncState == core::SyncState::Synchronized ? workload : std::string());
+    creation.done(reconciled && reconciled->syncState == core::SyncState::Synchronized ? workload : std::string());
+}
+
+// Only the newest creation of a container matters: an older one's process
+// has gone, and its hook has given up.
+void ResourceManager::prepareWaitingCreation(const std::string& workload)
+{
+    auto waiting = creationsWaiting_.extract(workload);
+    if (waiting.empty())
+        return;
+    auto& creations = waiting.mapped();
+    for (auto stale = creations.begin(); stale != std::prev(creations.end()); ++stale)
+        stale->done(std::string());
+    prepare(workload, std::move(creations.back()));
 }
 
 void ResourceManager::answerPreparations(const std::string& name, bool applied, const std::string& message)
@@ -852,9 +872,8 @@ void ResourceManager::containerStarted(const std::string& id, const std::string&
         // The OCI hook of this start bound it (the died event before it
         // unbinds the cgroup): Podman, which may hold the container locked
         // for a next restart already, need not be asked.
-        if (record->containerId == id && record->runState == core::RunState::Running && !record->cgroupPath.empty()) {
-            const Instance bound = knownContainer(*record, id, core::RunState::Running, record->cgroupPath);
-            reconciler_.reconcileOne(name, &bound);
+        if (const auto bound = boundContainer(*record); bound && bound->id == id) {
+            reconciler_.reconcileOne(name, &*bound);
             return;
         }
         reconciler_.reconcileOne(name);
@@ -890,16 +909,27 @@ void ResourceManager::containerGone(const std::string& name)
     }
 }
 
-void ResourceManager::containerStopped(const std::string& id, const std::string& name)
+void ResourceManager::containerStopped(const std::string& id, const std::string& name, uint64_t atUsec)
 {
     containerGone(name);
-    if (const auto record = recordForEvent(id, name))
-        bindWithoutCgroup(*record, id);
+    const auto record = recordForEvent(id, name);
+    if (!record)
+        return;
+    // Unbinding the run the hook bound would leave its start event to ask
+    // Podman, which holds the container locked for a next restart already.
+    if (const auto hooked = hookedCreations_.find(name);
+        hooked != hookedCreations_.end() && hooked->second.id == id && atUsec < hooked->second.atUsec) {
+        spdlog::debug("{}: the stop of a run before the one created since", name);
+        return;
+    }
+    hookedCreations_.erase(name);
+    bindWithoutCgroup(*record, id);
 }
 
 void ResourceManager::containerRemoved(const std::string& id, const std::string& name)
 {
     containerGone(name);
+    hookedCreations_.erase(name);
     static const Instance absent{};
     if (recordForEvent(id, name))
         reconciler_.reconcileOne(name, &absent);

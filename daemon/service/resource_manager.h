@@ -85,7 +85,7 @@ public:
     void containerStarted(const std::string& id, const std::string& name) override;
     void containerPaused(const std::string& id, const std::string& name) override;
     void containerUnpaused(const std::string& id, const std::string& name) override;
-    void containerStopped(const std::string& id, const std::string& name) override;
+    void containerStopped(const std::string& id, const std::string& name, uint64_t atUsec) override;
     void containerRemoved(const std::string& id, const std::string& name) override;
     void containerRenamed(const std::string& id, const std::string& newName) override;
     void resynchronise() override;
@@ -158,7 +158,18 @@ private:
     void finishUpdate(const std::string& name);
     void commitOutcome(InFlight& update);
     void resolveAfterStoreError(const std::string& name);
+    // The workload is idle: its next queued update starts, or else the
+    // newest container creation waiting for it is prepared.
     void startNextQueued(const std::string& name);
+    // A container of `workload` being created, as an OCI hook reports it.
+    struct Creation
+    {
+        std::string id;
+        std::string cgroupPath;
+        PrepareCallback done;
+    };
+    void prepare(const std::string& workload, Creation creation);
+    void prepareWaitingCreation(const std::string& workload);
     // The change in flight of `name` ended (applied when `applied`).
     void answerPreparations(const std::string& name, bool applied, const std::string& message);
     void deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
@@ -205,6 +216,16 @@ private:
     std::map<std::string, EventSource> releaseTimers_;
     // The OCI hooks waiting for the repair in flight of a workload.
     std::map<std::string, std::vector<PrepareCallback>> preparations_;
+    // The OCI hooks that came while a change of their workload was in flight.
+    std::map<std::string, std::vector<Creation>> creationsWaiting_;
+    // When an OCI hook last reported the creation of a workload's container,
+    // by workload: a stop seen by Podman before then was of an earlier run.
+    struct HookedCreation
+    {
+        std::string id;
+        uint64_t atUsec = 0;
+    };
+    std::map<std::string, HookedCreation> hookedCreations_;
     // The cgroups of the workloads the ledger counts as unheld.
     std::map<std::string, std::string> unheldCgroups_;
     std::chrono::steady_clock::time_point unheldReadAt_;

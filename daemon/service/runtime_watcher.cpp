@@ -11,7 +11,8 @@ namespace {
 using LifecycleStep = void (ContainerEvents::*)(const std::string& id, const std::string& name);
 
 // Podman's container actions (Podman 4.3) that change what resized must do,
-// but rename, which carries the new name. The others (init, cleanup,
+// but rename, which carries the new name, and died and stop, which carry
+// their time. The others (init, cleanup,
 // exec, attach, kill, mount, sync, health_status, ...) change neither the
 // cgroup nor the name.
 const std::map<std::string_view, LifecycleStep> kLifecycleSteps{
@@ -21,8 +22,6 @@ const std::map<std::string_view, LifecycleStep> kLifecycleSteps{
     {"restore", &ContainerEvents::containerStarted},
     {"pause", &ContainerEvents::containerPaused},
     {"unpause", &ContainerEvents::containerUnpaused},
-    {"died", &ContainerEvents::containerStopped},
-    {"stop", &ContainerEvents::containerStopped},
     {"remove", &ContainerEvents::containerRemoved},
 };
 
@@ -102,6 +101,10 @@ void RuntimeWatcher::dispatch(const runtime::ContainerEvent& event)
     // The event carries the new name.
     if (event.action == "rename") {
         events_.containerRenamed(event.containerId, name);
+        return;
+    }
+    if (event.action == "died" || event.action == "stop") {
+        events_.containerStopped(event.containerId, name, event.timeNano / 1000);
         return;
     }
     if (auto step = kLifecycleSteps.find(event.action); step != kLifecycleSteps.end())

@@ -80,6 +80,12 @@ ScopedContainer DaemonTest::runContainer(const std::string& suffix,
     return ScopedContainer(podman(), containerName(suffix), podmanArguments);
 }
 
+bool DaemonTest::startEventHandled(const std::string& container)
+{
+    return waitUntil([&] { return daemon().log().find(container + ": container event start") != std::string::npos; },
+                     std::chrono::seconds(30));
+}
+
 std::string DaemonTest::containerName(const std::string& suffix) const
 {
     return currentTestLabel() + "-" + suffix;
@@ -126,15 +132,9 @@ void ManagedContainerTest::SetUp()
         return;
     }
     // Only once the daemon has handled the container's start event is it
-    // managed, so that no repair of that start races a test. The allocation
-    // growing by the container's create-time limit does not tell: the
-    // listing that follows the event stream's first event counts it too,
-    // and Podman's events come hundreds of milliseconds late. The debug log
-    // does tell.
+    // managed, so that no repair of that start races a test.
     container_.emplace(podman(), containerName("c"), std::vector<std::string>{"--cpus=0.1"});
-    ASSERT_TRUE(waitUntil([&] { return daemon().log().find(name() + ": container event start") != std::string::npos; },
-                          std::chrono::seconds(30)))
-        << "resized did not see the container start";
+    ASSERT_TRUE(startEventHandled(name())) << "resized did not see the container start";
     ASSERT_TRUE(cpuAllocationReaches(100));
     client().updateResources(name(), managed);
 }

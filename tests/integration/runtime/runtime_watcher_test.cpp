@@ -30,7 +30,10 @@ public:
     void containerStarted(const std::string&, const std::string& name) override { record("started " + name); }
     void containerPaused(const std::string&, const std::string& name) override { record("paused " + name); }
     void containerUnpaused(const std::string&, const std::string& name) override { record("unpaused " + name); }
-    void containerStopped(const std::string&, const std::string& name) override { record("stopped " + name); }
+    void containerStopped(const std::string&, const std::string& name, uint64_t) override
+    {
+        record("stopped " + name);
+    }
     void containerRemoved(const std::string&, const std::string& name) override { record("removed " + name); }
     void containerRenamed(const std::string& id, const std::string& newName) override
     {

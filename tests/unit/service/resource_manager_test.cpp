@@ -116,7 +116,7 @@ protected:
         tree_.remove(instance.cgroupPath);
         instance.state = RunState::Stopped;
         instance.cgroupPath.clear();
-        manager_->containerStopped(instance.id, name);
+        manager_->containerStopped(instance.id, name, service::nowUsec());
     }
 
     void removeContainer(const std::string& name)
