@@ -80,12 +80,6 @@ ScopedContainer DaemonTest::runContainer(const std::string& suffix,
     return ScopedContainer(podman(), containerName(suffix), podmanArguments);
 }
 
-bool DaemonTest::startEventHandled(const std::string& container)
-{
-    return waitUntil([&] { return daemon().log().find(container + ": container event start") != std::string::npos; },
-                     std::chrono::seconds(30));
-}
-
 std::string DaemonTest::containerName(const std::string& suffix) const
 {
     return currentTestLabel() + "-" + suffix;
@@ -134,7 +128,7 @@ void ManagedContainerTest::SetUp()
     // Only once the daemon has handled the container's start event is it
     // managed, so that no repair of that start races a test.
     container_.emplace(podman(), containerName("c"), std::vector<std::string>{"--cpus=0.1"});
-    ASSERT_TRUE(startEventHandled(name())) << "resized did not see the container start";
+    ASSERT_TRUE(daemon().waitForStartEvent(name())) << "resized did not see the container start";
     ASSERT_TRUE(cpuAllocationReaches(100));
     client().updateResources(name(), managed);
 }

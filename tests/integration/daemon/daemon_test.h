@@ -54,12 +54,6 @@ class DaemonTest : public IntegrationTest
 
     // Waits until CpuAllocatedMillis is millis; false on timeout.
     bool cpuAllocationReaches(std::uint64_t millis);
-    // Waits until the daemon has handled the start event of `container`;
-    // false on timeout. Podman's events come hundreds of milliseconds late,
-    // and the allocation growing by a container's create-time limit does not
-    // tell (the listing that follows the stream's first event counts it too):
-    // the debug log does.
-    bool startEventHandled(const std::string& container);
 
     // Asks for request, a memory shrink, from a client of its own and
     // returns once the shrink has begun (the soft limit moved) and waits for

@@ -139,7 +139,7 @@ TEST_F(LifecycleTest, ForgetDropsTheWorkloadAndKeepsItsLimits)
 TEST_F(LifecycleTest, ReconcileRepairsALimitChangedBehindItsBack)
 {
     const auto container = runContainer("c", {"--cpus=0.1"});
-    ASSERT_TRUE(startEventHandled(container.name()));
+    ASSERT_TRUE(daemon().waitForStartEvent(container.name()));
     client().updateResources(container.name(), request);
     const SignalRecorder signals;
 

@@ -104,4 +104,16 @@ std::string DaemonProcess::log() const
     return text;
 }
 
+bool DaemonProcess::waitForStartEvent(const std::string& container, std::chrono::milliseconds timeout) const
+{
+    const std::string line = container + ": container event start";
+    return waitUntil(
+        [&] {
+            std::ifstream stream(options_.logFile);
+            const std::string text{std::istreambuf_iterator<char>(stream), {}};
+            return text.find(line) != std::string::npos;
+        },
+        timeout);
+}
+
 } // namespace resized::integration

@@ -55,6 +55,13 @@ class DaemonProcess
 
     const DaemonOptions& options() const { return options_; }
     std::string log() const;
+    // Waits until the daemon's debug log says it handled the start event of
+    // `container`; false on timeout. Podman's events come hundreds of
+    // milliseconds after the command that caused them, and nothing on the
+    // bus tells: the listing after the stream's first event counts a new
+    // container's allocation too.
+    bool waitForStartEvent(const std::string& container,
+                           std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
   private:
     DaemonOptions options_;
