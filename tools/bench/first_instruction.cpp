@@ -55,24 +55,26 @@ std::pair<std::size_t, LatencySummary> restartSeries(const integration::PodmanCl
 {
     const std::size_t printedBefore = printedQuotas(podman, container).size();
     std::vector<Duration> durations;
-    for (std::size_t count = 0; count < kRestarts; ++count) {
+    std::vector<std::string> printed;
+    for (std::size_t count = 1; count <= kRestarts; ++count) {
         std::vector<std::string> arguments = globalOptions;
         arguments.insert(arguments.end(), {"restart", "--time", "0", container});
         const auto started = std::chrono::steady_clock::now();
         if (!podman.run(arguments).succeeded())
             throw std::runtime_error("podman restart " + container + " failed");
         durations.push_back(std::chrono::steady_clock::now() - started);
+        // `podman restart` returns before the first instruction has run; a
+        // next restart right away could kill the container before it prints.
+        integration::waitUntil(
+            [&] {
+                printed = printedQuotas(podman, container);
+                return printed.size() >= printedBefore + count;
+            },
+            kPrintTimeout);
+        if (printed.size() != printedBefore + count)
+            throw std::runtime_error(container + ": after " + std::to_string(count) + " starts, " +
+                                     std::to_string(printed.size() - printedBefore) + " printed their quota");
     }
-    std::vector<std::string> printed;
-    integration::waitUntil(
-        [&] {
-            printed = printedQuotas(podman, container);
-            return printed.size() >= printedBefore + kRestarts;
-        },
-        kPrintTimeout);
-    if (printed.size() != printedBefore + kRestarts)
-        throw std::runtime_error(container + ": " + std::to_string(printed.size() - printedBefore) +
-                                 " starts printed their quota, not " + std::to_string(kRestarts));
     const std::string desired = std::to_string(Testbed::cfsQuotaFor(kDesiredMillis));
     std::size_t desiredFirst = 0;
     for (std::size_t line = printedBefore; line < printed.size(); ++line)

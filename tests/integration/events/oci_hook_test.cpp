@@ -114,11 +114,13 @@ TEST_F(OciHookTest, EveryRestartRunsItsFirstInstructionUnderTheDesiredLimit)
     ASSERT_TRUE(waitForPrints(container.name(), 1));
     bus().updateResources(container.name(), desired);
 
-    for (int restart = 0; restart < restarts; ++restart)
+    for (int restart = 1; restart <= restarts; ++restart)
     {
         podmanOrThrow({"restart", "--time", "0", container.name()});
+        // `podman restart` returns before the first instruction has run: a
+        // next restart right away could kill the container before it prints.
+        ASSERT_TRUE(waitForPrints(container.name(), 1 + restart)) << "start " << restart;
     }
-    ASSERT_TRUE(waitForPrints(container.name(), 1 + restarts));
 
     const auto printed = printedQuotas(container.name());
     ASSERT_EQ(printed.size(), 1U + restarts);
