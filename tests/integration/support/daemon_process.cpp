@@ -93,10 +93,15 @@ int DaemonProcess::kill9()
     return process_.signalAndWait(SIGKILL);
 }
 
-std::string DaemonProcess::log() const
+std::string DaemonProcess::wholeLog() const
 {
     std::ifstream stream(options_.logFile);
-    std::string text{std::istreambuf_iterator<char>(stream), {}};
+    return {std::istreambuf_iterator<char>(stream), {}};
+}
+
+std::string DaemonProcess::log() const
+{
+    std::string text = wholeLog();
     if (text.size() > logTailLength)
     {
         text.erase(0, text.size() - logTailLength);
@@ -107,13 +112,7 @@ std::string DaemonProcess::log() const
 bool DaemonProcess::waitForStartEvent(const std::string& container, std::chrono::milliseconds timeout) const
 {
     const std::string line = container + ": container event start";
-    return waitUntil(
-        [&] {
-            std::ifstream stream(options_.logFile);
-            const std::string text{std::istreambuf_iterator<char>(stream), {}};
-            return text.find(line) != std::string::npos;
-        },
-        timeout);
+    return waitUntil([&] { return wholeLog().find(line) != std::string::npos; }, timeout);
 }
 
 } // namespace resized::integration

@@ -64,6 +64,8 @@ class DaemonProcess
                            std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
   private:
+    std::string wholeLog() const;
+
     DaemonOptions options_;
     ChildProcess process_;
 };
