@@ -16,8 +16,8 @@ public:
     virtual ~ContainerEvents() = default;
 
     virtual void containerCreated(const std::string& id, const std::string& name) = 0;
-    // start, restart, restore: the container runs (again), in a cgroup that
-    // may be new.
+    // start, restore: the container runs (again), in a cgroup that may be
+    // new.
     virtual void containerStarted(const std::string& id, const std::string& name) = 0;
     // A frozen container keeps its cgroup and its memory.
     virtual void containerPaused(const std::string& id, const std::string& name) = 0;

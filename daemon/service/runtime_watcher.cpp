@@ -14,11 +14,11 @@ using LifecycleStep = void (ContainerEvents::*)(const std::string& id, const std
 // but rename, which carries the new name, and died and stop, which carry
 // their time. The others (init, cleanup,
 // exec, attach, kill, mount, sync, health_status, ...) change neither the
-// cgroup nor the name.
+// cgroup nor the name. Nor does restart: Podman reports it before it stops
+// the run, whose died and the next run's start follow.
 const std::map<std::string_view, LifecycleStep> kLifecycleSteps{
     {"create", &ContainerEvents::containerCreated},
     {"start", &ContainerEvents::containerStarted},
-    {"restart", &ContainerEvents::containerStarted},
     {"restore", &ContainerEvents::containerStarted},
     {"pause", &ContainerEvents::containerPaused},
     {"unpause", &ContainerEvents::containerUnpaused},
