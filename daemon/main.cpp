@@ -18,6 +18,7 @@
 #include "logging.h"
 #include "options.h"
 #include "runtime/podman_client.h"
+#include "service/background_listing.h"
 #include "service/event_loop.h"
 #include "service/node.h"
 #include "service/podman_source.h"
@@ -60,8 +61,17 @@ int run(const resized::CommandLine& commandLine)
     service::PodmanContainerSource containers(podman);
     service::PodmanPodSource pods(podman);
     service::SystemdUnitSource units;
+    // The listing thread's own connection: a libcurl handle serves one
+    // thread.
+    runtime::PodmanClient listingPodman(settings.podmanSocket);
+    service::PodmanContainerSource listedContainers(listingPodman);
+    service::BackgroundListing containerListing(loop, listedContainers);
     service::ResourceManager manager(loop, settings, node, store,
-                                     {.containers = &containers, .pods = &pods, .units = &units}, drivers);
+                                     {.containers = &containers,
+                                      .pods = &pods,
+                                      .units = &units,
+                                      .containerListing = &containerListing},
+                                     drivers);
     manager.start();
     service::RuntimeWatcher runtimeWatcher(loop, manager, settings.podmanSocket);
 

@@ -19,7 +19,7 @@ SystemdReloadWatch::SystemdReloadWatch(sdbus::IConnection& connection, service::
         if (active)
             return;
         spdlog::info("systemd reloaded; re-verifying every workload");
-        manager.reconcile("");
+        manager.resynchronise();
     });
     proxy_->finishRegistration();
     if (sd_booted() <= 0)

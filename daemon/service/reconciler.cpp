@@ -37,12 +37,14 @@ Reconciler::Reconciler(EventLoop& loop, store::StateStore& store, cgroup::Driver
 {
 }
 
-void Reconciler::reconcileAll(const std::vector<Instance>& containers)
+void Reconciler::reconcileAll(const std::vector<Instance>& containers, const std::set<std::string>& newerThanListing)
 {
     std::map<std::string, const Instance*, std::less<>> byName;
     for (const auto& instance : containers)
         byName.emplace(instance.name.canonical(), &instance);
     for (const auto& record : store_.workloads()) {
+        if (newerThanListing.contains(record.name))
+            continue;
         if (record.kind != core::WorkloadKind::Container) {
             reconcileOne(record.name);
             continue;

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -32,7 +33,6 @@ public:
     // A workload with a cgroup and no allocation held: counted at what its
     // cgroup holds.
     virtual void countUnheld(const Instance& instance) = 0;
-    virtual void refreshUnheld(const std::vector<Instance>& instances) = 0;
     // The record's container is gone: release its allocation after the grace.
     virtual void scheduleRelease(const store::WorkloadRecord& record) = 0;
     virtual Announcer& announcer() = 0;
@@ -49,8 +49,10 @@ public:
     Reconciler(EventLoop& loop, store::StateStore& store, cgroup::DriverSelector& drivers,
                ReconcilerHost& host, const Settings& settings);
 
-    // Every workload, from one listing of the containers.
-    void reconcileAll(const std::vector<Instance>& containers);
+    // Every workload, from one listing of the containers, but those in
+    // `newerThanListing`: their events since the listing began have seen to
+    // them, and the listing may show a run that has ended.
+    void reconcileAll(const std::vector<Instance>& containers, const std::set<std::string>& newerThanListing);
     // Where a workload's instance comes from when no listing gives it.
     enum class Lookup {
         AskSource,

@@ -11,6 +11,7 @@
 #include "cgroup/process_cgroup.h"
 #include "failpoint/failpoint.h"
 #include "runtime/names.h"
+#include "service/background_listing.h"
 #include "service/known_container.h"
 #include "service/record_transitions.h"
 #include "service/recovery.h"
@@ -64,7 +65,8 @@ ResourceManager::~ResourceManager() = default;
 void ResourceManager::start()
 {
     recoverInterruptedUpdates(store_, drivers_);
-    resynchronise();
+    // Before the bus name is taken: no hook can be waiting yet.
+    resynchroniseNow();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });
 }
 
@@ -493,8 +495,9 @@ std::vector<store::WorkloadRecord> ResourceManager::workloads() { return store_.
 
 void ResourceManager::reconcile(const std::string& workload)
 {
+    // Answered after the pass: the caller wants it done.
     if (workload.empty()) {
-        resynchronise();
+        resynchroniseNow();
         return;
     }
     const Target target = resolve(workload);
@@ -535,6 +538,7 @@ void ResourceManager::prepareContainer(const std::string& id, const std::string&
                                                           " is not in the cgroup of container " + id + " but in " +
                                                           cgroupPath);
 
+    noteEvent(record->name);
     hookedCreations_[record->name] = {id, nowUsec()};
     prepare(record->name, Creation{id, std::move(cgroupPath), std::move(done)});
 }
@@ -753,10 +757,19 @@ void ResourceManager::countUnheld(const Instance& instance)
     }
 }
 
-void ResourceManager::refreshUnheld(const std::vector<Instance>& instances)
+void ResourceManager::refreshUnheld(const std::vector<Instance>& instances, const std::set<std::string>& kept)
 {
     std::map<std::string, core::Amounts> unheld;
-    unheldCgroups_.clear();
+    std::map<std::string, std::string> cgroups;
+    for (const auto& name : kept) {
+        const auto amounts = ledger_.unheld(name);
+        const auto cgroup = unheldCgroups_.find(name);
+        if (amounts && cgroup != unheldCgroups_.end()) {
+            unheld.emplace(name, *amounts);
+            cgroups.insert(*cgroup);
+        }
+    }
+    unheldCgroups_ = std::move(cgroups);
     for (const auto& instance : instances) {
         if (!instance.hasCgroup())
             continue;
@@ -811,18 +824,50 @@ void ResourceManager::sourceUnavailable(const std::string& why)
 
 void ResourceManager::resynchronise()
 {
+    if (!sources_.containerListing) {
+        resynchroniseNow();
+        return;
+    }
+    sources_.containerListing->list([this, listedAfter = eventsSeen_](BackgroundListing::Result result) {
+        if (const auto* unavailable = std::get_if<SourceUnavailable>(&result)) {
+            sourceUnavailable(unavailable->what());
+            return;
+        }
+        std::set<std::string> newerThanListing;
+        for (const auto& [name, event] : lastEventOf_)
+            if (event > listedAfter)
+                newerThanListing.insert(name);
+        // Listings end in the order they were asked for: every later one
+        // began after these events.
+        std::erase_if(lastEventOf_, [listedAfter](const auto& entry) { return entry.second <= listedAfter; });
+        passOver(std::move(std::get<std::vector<Instance>>(result)), newerThanListing);
+    });
+}
+
+void ResourceManager::resynchroniseNow()
+{
     std::vector<Instance> containers;
     try {
         containers = sources_.containers->list();
-        setRuntimeConnected(true);
     } catch (const SourceUnavailable& error) {
         sourceUnavailable(error.what());
         return;
     }
-    refreshUnheld(containers);
-    reconciler_.reconcileAll(containers);
+    passOver(std::move(containers), {});
+}
+
+void ResourceManager::passOver(std::vector<Instance> containers, const std::set<std::string>& newerThanListing)
+{
+    setRuntimeConnected(true);
+    std::erase_if(containers, [&](const Instance& instance) {
+        return newerThanListing.contains(instance.name.canonical());
+    });
+    refreshUnheld(containers, newerThanListing);
+    reconciler_.reconcileAll(containers, newerThanListing);
     deferred_.schedulePass();
 }
+
+void ResourceManager::noteEvent(const std::string& name) { lastEventOf_[name] = ++eventsSeen_; }
 
 // The workload of container `name`, as a lifecycle event of the container
 // `id` finds it: nullopt when it is not resized's or when its record is
@@ -848,6 +893,7 @@ void ResourceManager::bindWithoutCgroup(const store::WorkloadRecord& record, con
 
 void ResourceManager::containerCreated(const std::string& id, const std::string& name)
 {
+    noteEvent(name);
     const auto record = store_.find(name);
     // Bound already when the OCI hook came first.
     if (!record || record->kind != core::WorkloadKind::Container || record->containerId == id)
@@ -867,6 +913,7 @@ void ResourceManager::reconcilePods()
 
 void ResourceManager::containerStarted(const std::string& id, const std::string& name)
 {
+    noteEvent(name);
     reconcilePods();
     if (const auto record = store_.find(name)) {
         // The OCI hook of this start bound it (the died event before it
@@ -890,6 +937,7 @@ void ResourceManager::containerStarted(const std::string& id, const std::string&
 
 void ResourceManager::containerPaused(const std::string&, const std::string& name)
 {
+    noteEvent(name);
     // A frozen container keeps its cgroup, its memory and so its allocation.
     if (store_.find(name))
         reconciler_.reconcileOne(name);
@@ -911,6 +959,7 @@ void ResourceManager::containerGone(const std::string& name)
 
 void ResourceManager::containerStopped(const std::string& id, const std::string& name, uint64_t atUsec)
 {
+    noteEvent(name);
     containerGone(name);
     const auto record = recordForEvent(id, name);
     if (!record)
@@ -928,6 +977,7 @@ void ResourceManager::containerStopped(const std::string& id, const std::string&
 
 void ResourceManager::containerRemoved(const std::string& id, const std::string& name)
 {
+    noteEvent(name);
     containerGone(name);
     hookedCreations_.erase(name);
     static const Instance absent{};

@@ -8,6 +8,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <variant>
@@ -182,7 +183,6 @@ private:
     void repair(store::WorkloadRecord record, const core::Resources& wanted) override;
     void readmit(const store::WorkloadRecord& record) override;
     void countUnheld(const Instance& instance) override;
-    void refreshUnheld(const std::vector<Instance>& withCgroups) override;
     void scheduleRelease(const store::WorkloadRecord& record) override;
     Announcer& announcer() override { return announcer_; }
     void sourceUnavailable(const std::string& why) override;
@@ -194,6 +194,16 @@ private:
     void releaseIfGraceOver(const std::string& name);
     bool dropUnheld(const std::string& name);
     void rereadUnheld();
+    // The unheld workloads of a listing; those in `kept` stay as counted.
+    void refreshUnheld(const std::vector<Instance>& instances, const std::set<std::string>& kept);
+    // A pass over every workload, listing the containers on the loop.
+    void resynchroniseNow();
+    // A pass over every workload from a listing of the containers, but
+    // those with events newer than the listing.
+    void passOver(std::vector<Instance> containers, const std::set<std::string>& newerThanListing);
+    // An event or OCI hook told of this container: a listing begun before
+    // is older than what is known of it.
+    void noteEvent(const std::string& name);
     void reconcilePods();
     void setRuntimeConnected(bool connected);
     void recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,
@@ -226,6 +236,9 @@ private:
         uint64_t atUsec = 0;
     };
     std::map<std::string, HookedCreation> hookedCreations_;
+    // Counts the container events and hooks; the number of each name's last.
+    uint64_t eventsSeen_ = 0;
+    std::map<std::string, uint64_t> lastEventOf_;
     // The cgroups of the workloads the ledger counts as unheld.
     std::map<std::string, std::string> unheldCgroups_;
     std::chrono::steady_clock::time_point unheldReadAt_;

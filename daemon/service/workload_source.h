@@ -55,12 +55,17 @@ public:
     virtual std::vector<Instance> list() = 0;
 };
 
+class BackgroundListing;
+
 // One source per kind; a kind without a source on this node (no systemd)
 // answers RuntimeUnavailable.
 struct WorkloadSources {
     WorkloadSource* containers = nullptr;
     WorkloadSource* pods = nullptr;
     WorkloadSource* units = nullptr;
+    // Lists the containers for the periodic and event-driven passes off the
+    // event loop (background_listing.h); without it they list on the loop.
+    BackgroundListing* containerListing = nullptr;
 
     WorkloadSource* forKind(core::WorkloadKind kind) const
     {
