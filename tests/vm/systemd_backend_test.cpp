@@ -1,3 +1,4 @@
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -8,13 +9,16 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <system_error>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include <sdbus-c++/sdbus-c++.h>
 
 #include "cgroup/systemd_backend.h"
 #include "core/resources.h"
+#include "support/unique_fd.h"
 
 // The systemd backend against real systemd (PID 1) and cgroup v2: runs in
 // the VM guest only, where guest-test.sh starts it inside the sandbox of
@@ -34,16 +38,25 @@ using Properties = std::vector<sdbus::Struct<std::string, sdbus::Variant>>;
 using AuxiliaryUnits = std::vector<sdbus::Struct<std::string, Properties>>;
 
 // A transient scope holding one sleeping child, as Podman makes one for
-// each container; stopped and its child reaped however the test ends.
+// each container; stopped and its child reaped however the test ends. The
+// child execs only once it is in the scope, so that the scope is charged
+// for the memory of a process: a child that ran before the move was charged
+// to the test's cgroup, and the scope's memory.current could stay 0.
 class TransientScope {
 public:
     TransientScope(sdbus::IConnection& bus, std::string name) : bus_(bus), name_(std::move(name))
     {
+        auto [gateOut, gateIn] = makePipe();
+        auto [execedOut, execedIn] = makePipe();
         child_ = fork();
         if (child_ == 0) {
-            execl("/bin/sleep", "sleep", "infinity", nullptr);
+            char go = 0;
+            if (read(gateOut.get(), &go, 1) == 1)
+                execl("/bin/sleep", "sleep", "infinity", nullptr);
             _exit(127);
         }
+        gateOut.reset();
+        execedIn.reset();
         const Properties properties{{"PIDs", sdbus::Variant(std::vector<uint32_t>{uint32_t(child_)})},
                                     {"Description", sdbus::Variant(std::string("resized systemd backend test"))}};
         sdbus::ObjectPath job;
@@ -53,6 +66,13 @@ public:
         unit_ = sdbus::createProxy(bus_, kSystemd, unitPath_);
         cgroup_ = property("ControlGroup").get<std::string>();
         waitForCgroupOf(child_);
+        // The child's end of `execed` closes with the exec: EOF then.
+        const char go = 1;
+        if (write(gateIn.get(), &go, 1) != 1)
+            throw std::system_error(errno, std::generic_category(), "releasing the scope's child");
+        char ignored = 0;
+        while (read(execedOut.get(), &ignored, 1) < 0 && errno == EINTR) {
+        }
     }
 
     ~TransientScope()
@@ -79,6 +99,15 @@ public:
     }
 
 private:
+    // {read end, write end}, both closed on exec.
+    static std::pair<integration::UniqueFd, integration::UniqueFd> makePipe()
+    {
+        int ends[2];
+        if (pipe2(ends, O_CLOEXEC) != 0)
+            throw std::system_error(errno, std::generic_category(), "pipe2");
+        return {integration::UniqueFd(ends[0]), integration::UniqueFd(ends[1])};
+    }
+
     std::unique_ptr<sdbus::IProxy> manager() { return sdbus::createProxy(bus_, kSystemd, "/org/freedesktop/systemd1"); }
 
     // StartTransientUnit returns once the job is queued; the child is in
