@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <functional>
+#include <utility>
 #include <limits>
 #include <variant>
 
@@ -60,6 +61,7 @@ ManagerObject::~ManagerObject()
     // At shutdown the workload objects go quietly, before their object manager.
     workloads_.clear();
     retired_.clear();
+    publishAfterReaping_.clear();
     unregisterAdaptor();
 }
 
@@ -78,16 +80,30 @@ void ManagerObject::workloadChanged(const store::WorkloadRecord& record)
         existing->second->refresh(record);
         return;
     }
+    // A call dispatched before the reaper (an update right after Forget)
+    // would register the path a second time.
+    if (retired_.contains(record.name)) {
+        publishAfterReaping_.insert_or_assign(record.name, record);
+        return;
+    }
     workloads_.emplace(record.name, std::make_unique<WorkloadObject>(getObject().getConnection(), *this, record));
 }
 
 void ManagerObject::workloadForgotten(const std::string& name)
 {
+    publishAfterReaping_.erase(name);
     auto node = workloads_.extract(name);
     if (node.empty())
         return;
-    retired_.push_back(std::move(node.mapped()));
-    reaper_ = loop_.after(std::chrono::microseconds(0), [this] { retired_.clear(); });
+    retired_.insert(std::move(node));
+    reaper_ = loop_.after(std::chrono::microseconds(0), [this] { reapRetired(); });
+}
+
+void ManagerObject::reapRetired()
+{
+    retired_.clear();
+    for (const auto& [name, record] : std::exchange(publishAfterReaping_, {}))
+        workloadChanged(record);
 }
 
 void ManagerObject::budgetChanged()

@@ -73,6 +73,7 @@ private:
     uint64_t MemoryAvailable() override;
 
     const sdbus::Message& currentCall();
+    void reapRetired();
 
     service::EventLoop& loop_;
     service::ResourceManager& manager_;
@@ -81,8 +82,11 @@ private:
     std::map<std::string, std::unique_ptr<WorkloadObject>> workloads_;
     // A workload object forgotten from its own Forget() call is destroyed on
     // the next loop iteration, not while its method is being dispatched.
-    std::vector<std::unique_ptr<WorkloadObject>> retired_;
+    std::map<std::string, std::unique_ptr<WorkloadObject>> retired_;
     service::EventSource reaper_;
+    // Workloads managed again before their forgotten object went: their path
+    // is taken until then.
+    std::map<std::string, store::WorkloadRecord> publishAfterReaping_;
 };
 
 }  // namespace resized::bus
