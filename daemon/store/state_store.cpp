@@ -244,9 +244,9 @@ void StateStore::recordHistory(const HistoryEntry& entry)
 std::vector<HistoryEntry> StateStore::history(const std::string& workload, size_t limit)
 {
     Statement query(db_, "SELECT workload, caller_uid, operation, request, result, message, "
-                         "started_at_usec, finished_at_usec FROM history WHERE workload = ? "
+                         "started_at_usec, finished_at_usec FROM history WHERE ? = '' OR workload = ? "
                          "ORDER BY id DESC LIMIT ?");
-    query.bind(1, workload).bind(2, static_cast<int64_t>(limit));
+    query.bind(1, workload).bind(2, workload).bind(3, static_cast<int64_t>(std::min(limit, kMaxHistoryLimit)));
     std::vector<HistoryEntry> entries;
     while (query.step()) {
         entries.push_back({

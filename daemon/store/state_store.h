@@ -124,6 +124,7 @@ public:
     std::vector<DeferredUpdate> deferredUpdates();
 
     void recordHistory(const HistoryEntry& entry);
+    // Newest first, at most `limit`; "" for the entries of every workload.
     std::vector<HistoryEntry> history(const std::string& workload, size_t limit);
 
 private:

@@ -274,6 +274,21 @@ TEST_F(StoreTest, HistoryIsTrimmedToItsLimit)
     EXPECT_EQ(entries.back().result, "7");
 }
 
+TEST_F(StoreTest, HistoryOfEveryWorkloadIsNewestFirstAndLimited)
+{
+    store::StateStore store(file());
+    for (const char* workload : {"a", "pod:b", "a"})
+        store.recordHistory({.workload = workload, .operation = "update", .request = "{}", .result = "success"});
+    const auto all = store.history("", std::numeric_limits<size_t>::max());
+    ASSERT_EQ(all.size(), 3u);
+    EXPECT_EQ(all[0].workload, "a");
+    EXPECT_EQ(all[1].workload, "pod:b");
+    EXPECT_EQ(all[2].workload, "a");
+    EXPECT_EQ(store.history("", 2).size(), 2u);
+    EXPECT_EQ(store.history("pod:b", 10).size(), 1u);
+    EXPECT_TRUE(store.history("c", 10).empty());
+}
+
 // SQLite counts in signed 64 bits: a larger limit once wrapped negative and
 // deleted every entry.
 TEST_F(StoreTest, AHistoryLimitBeyondWhatSQLiteCountsKeepsEverything)
