@@ -232,6 +232,16 @@ void ManagerObject::Reconcile(const std::string& workload) { reconcileWorkload(c
 
 void ManagerObject::Forget(const std::string& workload) { forgetWorkload(currentCall(), workload); }
 
+std::vector<Dictionary> ManagerObject::GetHistory(const std::string& workload, const uint64_t& limit)
+{
+    return translatingErrors([&] {
+        std::vector<Dictionary> entries;
+        for (const auto& entry : manager_.history(workload, limit))
+            entries.push_back(encodeHistoryEntry(entry));
+        return entries;
+    });
+}
+
 void ManagerObject::PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId,
                                      std::string containerName, uint32_t pid)
 {

@@ -57,6 +57,7 @@ private:
     std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> ListWorkloads() override;
     void Reconcile(const std::string& workload) override;
     void Forget(const std::string& workload) override;
+    std::vector<Dictionary> GetHistory(const std::string& workload, const uint64_t& limit) override;
     void PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId, std::string containerName,
                           uint32_t pid) override;
 

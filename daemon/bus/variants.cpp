@@ -1,5 +1,7 @@
 #include "bus/variants.h"
 
+#include "store/json_resources.h"
+
 #include <algorithm>
 #include <chrono>
 
@@ -69,6 +71,20 @@ Dictionary encodeStatus(const store::WorkloadRecord& record)
         {"Generation", sdbus::Variant(record.generation)},
         {"ObservedGeneration", sdbus::Variant(record.observedGeneration)},
         {"UpdatedAtUSec", sdbus::Variant(record.updatedAtUsec)},
+    };
+}
+
+Dictionary encodeHistoryEntry(const store::HistoryEntry& entry)
+{
+    return {
+        {"TimeUSec", sdbus::Variant(entry.finishedAtUsec)},
+        {"Workload", sdbus::Variant(entry.workload)},
+        // Callers are the only actors the store records so far.
+        {"Actor", sdbus::Variant("uid:" + std::to_string(entry.callerUid))},
+        {"Operation", sdbus::Variant(entry.operation)},
+        {"Request", sdbus::Variant(encodeResources(store::resourcesFromJson(entry.request)))},
+        {"Result", sdbus::Variant(entry.result)},
+        {"Message", sdbus::Variant(entry.message)},
     };
 }
 

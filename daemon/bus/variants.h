@@ -21,4 +21,8 @@ service::UpdateOptions decodeOptions(const Dictionary& dictionary);
 // The status dictionary of the contract.
 Dictionary encodeStatus(const store::WorkloadRecord& record);
 
+// One entry of GetHistory. Throws store::StoreError for a request the store
+// holds in a form it cannot read.
+Dictionary encodeHistoryEntry(const store::HistoryEntry& entry);
+
 }  // namespace resized::bus

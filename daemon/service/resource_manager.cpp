@@ -38,6 +38,17 @@ ErrorCode errorOf(cgroup::ApplyOutcome outcome)
 // RuntimeConnected speaks of Podman: containers and pods.
 bool fromPodman(core::WorkloadKind kind) { return kind != core::WorkloadKind::Unit; }
 
+core::WorkloadName parseWorkloadNameOrThrow(const std::string& asked)
+{
+    auto parsed = core::parseWorkloadName(asked);
+    if (!parsed)
+        throw ResizeError(ErrorCode::InvalidArgument,
+                          asked.empty() ? "the workload name is empty"
+                                        : "\"" + asked + "\" is not a workload name (NAME, container:NAME, "
+                                                         "pod:NAME or unit:NAME)");
+    return std::move(*parsed);
+}
+
 void logFailedBackgroundUpdate(const std::string& name, const UpdateResult& result)
 {
     if (const auto* error = std::get_if<ResizeError>(&result))
@@ -72,26 +83,21 @@ void ResourceManager::start()
 
 ResourceManager::Target ResourceManager::resolve(const std::string& asked)
 {
-    const auto parsed = core::parseWorkloadName(asked);
-    if (!parsed)
-        throw ResizeError(ErrorCode::InvalidArgument,
-                          asked.empty() ? "the workload name is empty"
-                                        : "\"" + asked + "\" is not a workload name (NAME, container:NAME, "
-                                                         "pod:NAME or unit:NAME)");
-    WorkloadSource* source = sources_.forKind(parsed->kind);
+    const auto parsed = parseWorkloadNameOrThrow(asked);
+    WorkloadSource* source = sources_.forKind(parsed.kind);
     if (!source)
         throw ResizeError(ErrorCode::RuntimeUnavailable,
                           "this node has no runtime for workloads of kind " +
-                              std::string(core::toString(parsed->kind)));
-    Target target{.name = parsed->canonical(), .parsed = *parsed, .instance = {}, .record = store_.find(parsed->canonical())};
+                              std::string(core::toString(parsed.kind)));
+    Target target{.name = parsed.canonical(), .parsed = parsed, .instance = {}, .record = store_.find(parsed.canonical())};
     try {
-        target.instance = source->find(*parsed);
-        if (fromPodman(parsed->kind))
+        target.instance = source->find(parsed);
+        if (fromPodman(parsed.kind))
             setRuntimeConnected(true);
     } catch (const AmbiguousName& error) {
         throw ResizeError(ErrorCode::NoSuchWorkload, error.what());
     } catch (const SourceUnavailable& error) {
-        if (fromPodman(parsed->kind))
+        if (fromPodman(parsed.kind))
             setRuntimeConnected(false);
         throw ResizeError(ErrorCode::RuntimeUnavailable, error.what());
     }
@@ -492,6 +498,12 @@ store::WorkloadRecord ResourceManager::status(const std::string& workload)
 }
 
 std::vector<store::WorkloadRecord> ResourceManager::workloads() { return store_.workloads(); }
+
+std::vector<store::HistoryEntry> ResourceManager::history(const std::string& workload, uint64_t limit)
+{
+    const std::string name = workload.empty() ? std::string() : parseWorkloadNameOrThrow(workload).canonical();
+    return store_.history(name, limit == 0 ? store::kMaxHistoryLimit : static_cast<size_t>(limit));
+}
 
 void ResourceManager::reconcile(const std::string& workload)
 {

@@ -72,6 +72,10 @@ public:
     std::pair<bool, std::string> validate(const std::string& workload, const core::Resources& request);
     store::WorkloadRecord status(const std::string& workload);
     std::vector<store::WorkloadRecord> workloads();
+    // What callers asked of `workload` ("" = of every workload) and how it
+    // ended, newest first, at most `limit` entries (0: all that are kept).
+    // Throws ResizeError for a name of no kind of workload.
+    std::vector<store::HistoryEntry> history(const std::string& workload, uint64_t limit);
     void reconcile(const std::string& workload);
     void forget(const std::string& workload, uint32_t callerUid);
     // The container `id` (called `name`, "" when not known) is being created

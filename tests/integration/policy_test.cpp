@@ -80,6 +80,7 @@ class BusPolicyTest : public ManagedContainerTest
         return {
             {managerInterface, "GetResourceStatus", {"s", name()}},
             {managerInterface, "ListWorkloads", {}},
+            {managerInterface, "GetHistory", {"st", name(), "10"}},
             {managerInterface, "ValidateResourceUpdate", {"sa{sv}", name(), "1", "CpuMillis", "t", "500"}},
         };
     }

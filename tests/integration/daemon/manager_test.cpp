@@ -103,6 +103,7 @@ TEST_F(ManagerTest, IntrospectionListsEveryMemberOfTheContract)
                     "method ListWorkloads",
                     "method Reconcile",
                     "method Forget",
+                    "method GetHistory",
                     "signal ResourcesApplied",
                     "signal DriftDetected",
                     "signal UpdateFailed",

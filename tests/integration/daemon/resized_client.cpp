@@ -80,6 +80,16 @@ void ResizedClient::forget(const std::string& workload)
     manager_->callMethod("Forget").onInterface(managerInterface).withArguments(workload);
 }
 
+std::vector<Dictionary> ResizedClient::getHistory(const std::string& workload, std::uint64_t limit)
+{
+    std::vector<Dictionary> entries;
+    manager_->callMethod("GetHistory")
+        .onInterface(managerInterface)
+        .withArguments(workload, limit)
+        .storeResultsTo(entries);
+    return entries;
+}
+
 Dictionary ResizedClient::updateWorkload(const sdbus::ObjectPath& path,
                                          const ResourceValues& resources,
                                          const Dictionary& options)

@@ -45,6 +45,7 @@ class ResizedClient
     std::vector<WorkloadEntry> listWorkloads();
     void reconcile(const std::string& workload);
     void forget(const std::string& workload);
+    std::vector<Dictionary> getHistory(const std::string& workload, std::uint64_t limit);
 
     // The methods of the io.resized1.Workload object at path.
     Dictionary updateWorkload(const sdbus::ObjectPath& path, const ResourceValues& resources,
