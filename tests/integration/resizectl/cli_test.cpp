@@ -157,11 +157,10 @@ TEST(ResizectlCli, UnknownVerbOrOptionIsAUsageError)
     EXPECT_EQ(resizectl({}).exitStatus, 2);
 }
 
-TEST(ResizectlCli, HistoryIsNotSupportedStatus13)
+TEST(ResizectlCli, HistoryWantsAPositiveNumberOfLines)
 {
-    const auto result = resizectl({"history", "web"});
-    EXPECT_EQ(result.exitStatus, 13);
-    EXPECT_THAT(result.standardError, StartsWith("resizectl: history is not supported"));
+    EXPECT_EQ(resizectl({"history", "web", "-n", "0"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"history", "-n", "many"}).exitStatus, 2);
 }
 
 TEST(ResizectlCli, UnreachableBusIsAFailure)

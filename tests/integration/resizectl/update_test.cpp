@@ -158,6 +158,32 @@ TEST_F(ResizectlTest, ForgetKeepsTheLimitsInForceAndCountsThem)
     EXPECT_EQ(statuses[0]["Actual"]["CpuMillis"], 600u);
 }
 
+TEST_F(ResizectlTest, HistoryShowsEachCallNewestFirstAlsoAfterForget)
+{
+    const ScopedContainer container(podman(), containerName());
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpu", "300m"}).exitStatus, 0);
+    ASSERT_EQ(resizectl({"set", container.name(), "--memory", "96Mi"}).exitStatus, 0);
+    ASSERT_EQ(resizectl({"forget", container.name()}).exitStatus, 0);
+
+    const auto table = resizectl({"history", container.name()});
+
+    ASSERT_EQ(table.exitStatus, 0) << table.standardError;
+    EXPECT_THAT(table.standardOutput, StartsWith("TIME "));
+    EXPECT_THAT(table.standardOutput, HasSubstr("\n3 calls listed.\n"));
+    const auto forget = table.standardOutput.find(" forget ");
+    const auto memory = table.standardOutput.find("memory.max=96Mi");
+    const auto cpu = table.standardOutput.find("cpu=300m");
+    ASSERT_NE(cpu, std::string::npos) << table.standardOutput;
+    EXPECT_LT(forget, memory) << table.standardOutput;
+    EXPECT_LT(memory, cpu) << table.standardOutput;
+
+    const auto newest = resizectlJson({"history", container.name(), "-n", "1"});
+    ASSERT_EQ(newest.size(), 1u) << newest;
+    EXPECT_EQ(newest[0]["Operation"], "forget");
+    EXPECT_EQ(newest[0]["Result"], "success");
+    EXPECT_EQ(newest[0]["Workload"], container.name());
+}
+
 TEST_F(ResizectlTest, NodeShowsCapacityAndAllocation)
 {
     const ScopedContainer container(podman(), containerName());

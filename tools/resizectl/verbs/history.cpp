@@ -1,24 +1,73 @@
+#include <chrono>
+#include <cstdint>
 #include <string>
+#include <vector>
 
+#include "time_format.h"
 #include "verbs/verb.h"
 
 namespace resized::ctl {
 
-// The verb exists so that scripts and completion see it, but io.resized1 v1
-// has no method to read history; it fails until the contract gains one.
+namespace {
+
+struct HistoryOptions {
+    std::string workload;
+    uint64_t lines = 0;
+};
+
+std::string textOf(const Dictionary& entry, const std::string& key)
+{
+    return find<std::string>(entry, key).value_or("");
+}
+
+Table makeHistoryTable(const std::vector<Dictionary>& entries)
+{
+    Table table({"TIME", "WORKLOAD", "ACTOR", "OPERATION", "REQUEST", "RESULT", "MESSAGE"});
+    for (const auto& entry : entries) {
+        const auto time = Clock::time_point(std::chrono::microseconds(find<uint64_t>(entry, "TimeUSec").value_or(0)));
+        table.addRow({formatIsoTimestamp(time), textOf(entry, "Workload"), textOf(entry, "Actor"),
+                      textOf(entry, "Operation"),
+                      describeResources(find<Dictionary>(entry, "Request").value_or(Dictionary{})),
+                      textOf(entry, "Result"), textOf(entry, "Message")});
+    }
+    return table;
+}
+
+ExitStatus showHistory(Session& session, const HistoryOptions& options)
+{
+    const auto entries = session.client().call(
+        [&](ManagerProxy& manager) { return manager.GetHistory(options.workload, options.lines); });
+    if (session.options().json) {
+        nlohmann::json array = nlohmann::json::array();
+        for (const auto& entry : entries)
+            array.push_back(toJson(entry));
+        printJson(array);
+        return ExitStatus::Success;
+    }
+    printTable(makeHistoryTable(entries), session.options(), "call");
+    return ExitStatus::Success;
+}
+
+}  // namespace
+
 void addHistoryVerb(CLI::App& app, VerbAction& selected)
 {
-    auto* command = app.add_subcommand("history", "Show the past changes of a workload (not supported yet)");
-    auto workload = std::make_shared<std::string>();
-    command->add_option("workload", *workload, "Container name or ID")->required();
-    // The callback owns the string the option writes to, so it lives as
-    // long as the command line does.
-    command->callback([&selected, workload] {
-        selected = [](Session&) -> ExitStatus {
-            throw CommandError(ExitStatus::NotSupported,
-                               "history is not supported by this daemon version "
-                               "(the io.resized1 D-Bus API has no method to read it)");
-        };
+    auto* command = app.add_subcommand("history", "Show what callers asked of a workload, or of all, and how it ended");
+    auto options = std::make_shared<HistoryOptions>();
+    command->add_option("workload", options->workload,
+                        "Workload name (NAME, container:NAME, pod:NAME, unit:NAME); every workload when omitted");
+    command->add_option("-n,--lines", options->lines, "At most N entries, the newest (default: all that resized keeps)")
+        ->type_name("N")
+        ->check(CLI::PositiveNumber);
+    command->footer("Newest first. Columns: TIME (when the outcome was known, UTC), WORKLOAD, ACTOR\n"
+                    "(uid:N, the caller), OPERATION (update, forget), REQUEST (the limits asked for),\n"
+                    "RESULT (success, pending, deferred, or the error), MESSAGE. resized keeps the\n"
+                    "last [Update] HistoryLimit= entries; a forgotten workload keeps its history.\n"
+                    "Examples:\n"
+                    "  resizectl history web\n"
+                    "  resizectl history -n 20 --json");
+    command->callback([&selected, options] {
+        selected = [options](Session& session) { return showHistory(session, *options); };
     });
 }
 
