@@ -8,6 +8,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <string>
 #include <system_error>
 #include <thread>
@@ -64,7 +65,7 @@ public:
             .withArguments(name_, std::string("fail"), properties, AuxiliaryUnits{}).storeResultsTo(job);
         manager()->callMethod("GetUnit").onInterface(kManager).withArguments(name_).storeResultsTo(unitPath_);
         unit_ = sdbus::createProxy(bus_, kSystemd, unitPath_);
-        cgroup_ = property("ControlGroup").get<std::string>();
+        waitForControlGroup();
         waitForCgroupOf(child_);
         // The child's end of `execed` closes with the exec: EOF then.
         const char go = 1;
@@ -110,8 +111,19 @@ private:
 
     std::unique_ptr<sdbus::IProxy> manager() { return sdbus::createProxy(bus_, kSystemd, "/org/freedesktop/systemd1"); }
 
-    // StartTransientUnit returns once the job is queued; the child is in
-    // the scope when its cgroup lists it.
+    // StartTransientUnit returns once the job is queued: the scope has a
+    // cgroup once the job has run.
+    void waitForControlGroup()
+    {
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+        while ((cgroup_ = property("ControlGroup").get<std::string>()).empty()) {
+            if (std::chrono::steady_clock::now() >= deadline)
+                throw std::runtime_error(name_ + " never got a cgroup");
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
+        }
+    }
+
+    // The child is in the scope when its cgroup lists it.
     void waitForCgroupOf(pid_t pid)
     {
         const auto procs = kCgroupRoot / cgroup_.substr(1) / "cgroup.procs";
