@@ -3,8 +3,8 @@
 #include <spdlog/spdlog.h>
 
 #include <functional>
-#include <utility>
 #include <limits>
+#include <utility>
 #include <variant>
 
 #include "bus/authorization.h"

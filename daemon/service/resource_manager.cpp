@@ -840,7 +840,14 @@ void ResourceManager::resynchronise()
         resynchroniseNow();
         return;
     }
+    // One pass that waits for the listing after the one under way is
+    // enough: that listing begins after this request too.
+    constexpr unsigned kUnderWayAndNext = 2;
+    if (passesAsked_ == kUnderWayAndNext)
+        return;
+    ++passesAsked_;
     sources_.containerListing->list([this, listedAfter = eventsSeen_](BackgroundListing::Result result) {
+        --passesAsked_;
         if (const auto* unavailable = std::get_if<SourceUnavailable>(&result)) {
             sourceUnavailable(unavailable->what());
             return;

@@ -240,6 +240,8 @@ private:
         uint64_t atUsec = 0;
     };
     std::map<std::string, HookedCreation> hookedCreations_;
+    // Passes waiting for a background listing: the one under way, the next.
+    unsigned passesAsked_ = 0;
     // Counts the container events and hooks; the number of each name's last.
     uint64_t eventsSeen_ = 0;
     std::map<std::string, uint64_t> lastEventOf_;
