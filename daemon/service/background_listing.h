@@ -1,15 +1,10 @@
 #pragma once
 
-#include <condition_variable>
 #include <functional>
-#include <mutex>
-#include <optional>
-#include <stop_token>
-#include <thread>
 #include <variant>
 #include <vector>
 
-#include "service/event_loop.h"
+#include "service/worker_thread.h"
 #include "service/workload_source.h"
 
 namespace resized::service {
@@ -30,11 +25,6 @@ public:
     // `source` is used from the listing thread only, from now until the
     // destructor returns.
     BackgroundListing(EventLoop& loop, WorkloadSource& source);
-    // Waits for a listing under way: at most the time limit of the
-    // source's requests.
-    ~BackgroundListing();
-    BackgroundListing(const BackgroundListing&) = delete;
-    BackgroundListing& operator=(const BackgroundListing&) = delete;
 
     // Calls `done` from the loop with a listing begun after this call.
     // Callers that ask while one is under way share the next one: the one
@@ -42,27 +32,17 @@ public:
     void list(Done done);
 
 private:
-    static int onWake(sd_event_source* source, int fd, uint32_t events, void* userdata);
-    void deliver();
     void startListing();
-    void work(std::stop_token stop);
+    void deliver(const Result& result);
 
     WorkloadSource& source_;
-    int wakeFd_ = -1;  // owned by wakeSource_
-    EventSource wakeSource_;
 
-    // The loop's: callers of the listing under way, and of the next one.
+    // Callers of the listing under way, and of the next one.
     std::vector<Done> current_;
     std::vector<Done> next_;
 
-    // Shared with the listing thread.
-    std::mutex mutex_;
-    std::condition_variable_any requested_;
-    bool listingRequested_ = false;
-    std::optional<Result> result_;
-
-    // Last: stopped and joined before the members it uses go.
-    std::jthread thread_;
+    // Last: its thread uses source_ until it is joined.
+    WorkerThread worker_;
 };
 
 }  // namespace resized::service
