@@ -19,6 +19,7 @@
 #include "options.h"
 #include "runtime/podman_client.h"
 #include "service/background_listing.h"
+#include "service/background_lookup.h"
 #include "service/event_loop.h"
 #include "service/node.h"
 #include "service/podman_source.h"
@@ -66,11 +67,20 @@ int run(const resized::CommandLine& commandLine)
     runtime::PodmanClient listingPodman(settings.podmanSocket);
     service::PodmanContainerSource listedContainers(listingPodman);
     service::BackgroundListing containerListing(loop, listedContainers);
+    // The lookup thread's own sources, for the same reason; systemd's too,
+    // as an sd-bus connection serves one thread.
+    runtime::PodmanClient lookupPodman(settings.podmanSocket);
+    service::PodmanContainerSource lookupContainers(lookupPodman);
+    service::PodmanPodSource lookupPods(lookupPodman);
+    service::SystemdUnitSource lookupUnits;
+    service::BackgroundLookup lookup(loop,
+                                     {.containers = &lookupContainers, .pods = &lookupPods, .units = &lookupUnits});
     service::ResourceManager manager(loop, settings, node, store,
                                      {.containers = &containers,
                                       .pods = &pods,
                                       .units = &units,
-                                      .containerListing = &containerListing},
+                                      .containerListing = &containerListing,
+                                      .lookup = &lookup},
                                      drivers);
     manager.start();
     service::RuntimeWatcher runtimeWatcher(loop, manager, settings.podmanSocket);

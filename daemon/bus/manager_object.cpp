@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <limits>
+#include <tuple>
 #include <utility>
 #include <variant>
 
@@ -18,6 +19,8 @@ std::string dbusErrorName(service::ErrorCode code)
 {
     if (code == service::ErrorCode::AccessDenied)
         return "org.freedesktop.DBus.Error.AccessDenied";
+    if (code == service::ErrorCode::Failed)
+        return "org.freedesktop.DBus.Error.Failed";
     return "io.resized1.Error." + std::string(service::toString(code));
 }
 
@@ -31,15 +34,37 @@ namespace {
 constexpr const char* kManagerInterface = io::resized1::Manager_adaptor::INTERFACE_NAME;
 
 // Answers an asynchronous call with the manager's outcome: its value,
-// encoded, or its error.
-template <typename Reply, typename Value, typename Encode>
-void returnOutcome(Reply& reply, const std::variant<Value, service::ResizeError>& outcome, Encode encode)
+// encoded as the tuple of the method's results, or its error.
+template <typename... Results, typename Value, typename Encode>
+void returnOutcome(sdbus::Result<Results...>& reply, const service::Outcome<Value>& outcome, Encode encode)
 {
-    if (const auto* value = std::get_if<Value>(&outcome))
-        reply.returnResults(encode(*value));
-    else
-        reply.returnError(toDbusError(std::get<service::ResizeError>(outcome)));
+    if (const auto* error = std::get_if<service::ResizeError>(&outcome)) {
+        reply.returnError(toDbusError(*error));
+        return;
+    }
+    std::apply([&reply](const auto&... results) { reply.returnResults(results...); },
+               encode(std::get<Value>(outcome)));
 }
+
+// Answers `result` once the manager is done: `start` asks the manager,
+// handing it the function that takes its outcome. What `start` throws (a
+// caller without the permission, a bad argument) is answered at once.
+template <typename Value, typename... Results, typename Encode, typename Start>
+void answerWhenDone(sdbus::Result<Results...>&& result, Encode encode, Start start)
+{
+    auto reply = std::make_shared<sdbus::Result<Results...>>(std::move(result));
+    try {
+        translatingErrors([&] {
+            start([reply, encode](const service::Outcome<Value>& outcome) { returnOutcome(*reply, outcome, encode); });
+        });
+    } catch (const sdbus::Error& error) {
+        reply->returnError(error);
+    }
+}
+
+std::tuple<Dictionary> statusResults(const store::WorkloadRecord& record) { return {encodeStatus(record)}; }
+
+std::tuple<> noResults(std::monostate) { return {}; }
 
 }  // namespace
 
@@ -162,37 +187,24 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
                                    const std::string& name, const Dictionary& resources,
                                    const Dictionary& options)
 {
-    // sdbus::Result is move-only and std::function wants a copyable callable.
-    auto reply = std::make_shared<sdbus::Result<Dictionary>>(std::move(result));
-    try {
+    answerWhenDone<store::WorkloadRecord>(std::move(result), statusResults, [&](service::UpdateCallback done) {
         const uid_t caller = authorization_.requireChangePermission(call);
-        manager_.update(name, decodeResources(resources), decodeOptions(options), caller,
-                        [reply](const service::UpdateResult& outcome) {
-                            returnOutcome(*reply, outcome, [](const auto& record) { return encodeStatus(record); });
-                        });
-    } catch (const service::ResizeError& error) {
-        reply->returnError(toDbusError(error));
-    } catch (const store::StoreError& error) {
-        reply->returnError(sdbus::Error("org.freedesktop.DBus.Error.Failed", error.what()));
-    } catch (const std::exception& error) {
-        spdlog::error("{}: update failed unexpectedly: {}", name, error.what());
-        reply->returnError(sdbus::Error(dbusErrorName(service::ErrorCode::ApplyFailed),
-                                        error.what()));
-    }
-}
-
-void ManagerObject::reconcileWorkload(const sdbus::Message& call, const std::string& name)
-{
-    translatingErrors([&] {
-        authorization_.requireChangePermission(call);
-        manager_.reconcile(name);
+        manager_.update(name, decodeResources(resources), decodeOptions(options), caller, std::move(done));
     });
 }
 
-void ManagerObject::forgetWorkload(const sdbus::Message& call, const std::string& name)
+void ManagerObject::reconcileWorkload(const sdbus::Message& call, sdbus::Result<>&& result, const std::string& name)
 {
-    translatingErrors([&] {
-        manager_.forget(name, authorization_.requireChangePermission(call));
+    answerWhenDone<std::monostate>(std::move(result), noResults, [&](service::Answer<std::monostate> done) {
+        authorization_.requireChangePermission(call);
+        manager_.reconcile(name, std::move(done));
+    });
+}
+
+void ManagerObject::forgetWorkload(const sdbus::Message& call, sdbus::Result<>&& result, const std::string& name)
+{
+    answerWhenDone<std::monostate>(std::move(result), noResults, [&](service::Answer<std::monostate> done) {
+        manager_.forget(name, authorization_.requireChangePermission(call), std::move(done));
     });
 }
 
@@ -202,18 +214,21 @@ void ManagerObject::UpdateResources(sdbus::Result<Dictionary>&& result, std::str
     updateWorkload(currentCall(), std::move(result), workload, resources, options);
 }
 
-std::tuple<bool, std::string> ManagerObject::ValidateResourceUpdate(const std::string& workload,
-                                                                    const Dictionary& resources)
+void ManagerObject::ValidateResourceUpdate(sdbus::Result<bool, std::string>&& result, std::string workload,
+                                           Dictionary resources)
 {
-    return translatingErrors([&] {
-        auto [allowed, reason] = manager_.validate(workload, decodeResources(resources));
-        return std::tuple<bool, std::string>(allowed, reason);
-    });
+    answerWhenDone<service::Verdict>(
+        std::move(result), [](const service::Verdict& verdict) { return verdict; },
+        [&](service::Answer<service::Verdict> done) {
+            manager_.validate(workload, decodeResources(resources), std::move(done));
+        });
 }
 
-Dictionary ManagerObject::GetResourceStatus(const std::string& workload)
+void ManagerObject::GetResourceStatus(sdbus::Result<Dictionary>&& result, std::string workload)
 {
-    return translatingErrors([&] { return encodeStatus(manager_.status(workload)); });
+    answerWhenDone<store::WorkloadRecord>(std::move(result), statusResults, [&](service::UpdateCallback done) {
+        manager_.status(workload, std::move(done));
+    });
 }
 
 std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> ManagerObject::ListWorkloads()
@@ -228,9 +243,15 @@ std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPa
     });
 }
 
-void ManagerObject::Reconcile(const std::string& workload) { reconcileWorkload(currentCall(), workload); }
+void ManagerObject::Reconcile(sdbus::Result<>&& result, std::string workload)
+{
+    reconcileWorkload(currentCall(), std::move(result), workload);
+}
 
-void ManagerObject::Forget(const std::string& workload) { forgetWorkload(currentCall(), workload); }
+void ManagerObject::Forget(sdbus::Result<>&& result, std::string workload)
+{
+    forgetWorkload(currentCall(), std::move(result), workload);
+}
 
 std::vector<Dictionary> ManagerObject::GetHistory(const std::string& workload, const uint64_t& limit)
 {
@@ -245,20 +266,14 @@ std::vector<Dictionary> ManagerObject::GetHistory(const std::string& workload, c
 void ManagerObject::PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId,
                                      std::string containerName, uint32_t pid)
 {
-    auto reply = std::make_shared<sdbus::Result<std::string>>(std::move(result));
-    try {
-        translatingErrors([&] {
+    answerWhenDone<std::string>(
+        std::move(result), [](const std::string& workload) { return std::tuple(workload); },
+        [&](service::PrepareCallback done) {
             authorization_.requireChangePermission(currentCall());
             if (pid > static_cast<uint32_t>(std::numeric_limits<pid_t>::max()))
                 throw service::ResizeError(service::ErrorCode::InvalidArgument, "the process ID is out of range");
-            manager_.prepareContainer(containerId, containerName, static_cast<pid_t>(pid),
-                                      [reply](const service::PrepareResult& outcome) {
-                                          returnOutcome(*reply, outcome, std::identity{});
-                                      });
+            manager_.prepareContainer(containerId, containerName, static_cast<pid_t>(pid), std::move(done));
         });
-    } catch (const sdbus::Error& error) {
-        reply->returnError(error);
-    }
 }
 
 // sdbus-c++ 1.2 passes only sdbus::Error out of a property getter: a store

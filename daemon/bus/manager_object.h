@@ -44,19 +44,19 @@ public:
     void updateWorkload(const sdbus::Message& call, sdbus::Result<Dictionary>&& result,
                         const std::string& name, const Dictionary& resources,
                         const Dictionary& options) override;
-    void reconcileWorkload(const sdbus::Message& call, const std::string& name) override;
-    void forgetWorkload(const sdbus::Message& call, const std::string& name) override;
+    void reconcileWorkload(const sdbus::Message& call, sdbus::Result<>&& result, const std::string& name) override;
+    void forgetWorkload(const sdbus::Message& call, sdbus::Result<>&& result, const std::string& name) override;
 
 private:
     core::NodeBudget budget();
     void UpdateResources(sdbus::Result<Dictionary>&& result, std::string workload, Dictionary resources,
                          Dictionary options) override;
-    std::tuple<bool, std::string> ValidateResourceUpdate(const std::string& workload,
-                                                         const Dictionary& resources) override;
-    Dictionary GetResourceStatus(const std::string& workload) override;
+    void ValidateResourceUpdate(sdbus::Result<bool, std::string>&& result, std::string workload,
+                                Dictionary resources) override;
+    void GetResourceStatus(sdbus::Result<Dictionary>&& result, std::string workload) override;
     std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> ListWorkloads() override;
-    void Reconcile(const std::string& workload) override;
-    void Forget(const std::string& workload) override;
+    void Reconcile(sdbus::Result<>&& result, std::string workload) override;
+    void Forget(sdbus::Result<>&& result, std::string workload) override;
     std::vector<Dictionary> GetHistory(const std::string& workload, const uint64_t& limit) override;
     void PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId, std::string containerName,
                           uint32_t pid) override;

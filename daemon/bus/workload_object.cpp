@@ -53,14 +53,14 @@ void WorkloadObject::Update(sdbus::Result<Dictionary>&& result, Dictionary resou
                              record_.name, resources, options);
 }
 
-void WorkloadObject::Reconcile()
+void WorkloadObject::Reconcile(sdbus::Result<>&& result)
 {
-    commands_.reconcileWorkload(*getObject().getCurrentlyProcessedMessage(), record_.name);
+    commands_.reconcileWorkload(*getObject().getCurrentlyProcessedMessage(), std::move(result), record_.name);
 }
 
-void WorkloadObject::Forget()
+void WorkloadObject::Forget(sdbus::Result<>&& result)
 {
-    commands_.forgetWorkload(*getObject().getCurrentlyProcessedMessage(), record_.name);
+    commands_.forgetWorkload(*getObject().getCurrentlyProcessedMessage(), std::move(result), record_.name);
 }
 
 }  // namespace resized::bus

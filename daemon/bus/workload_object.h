@@ -19,8 +19,9 @@ public:
     virtual void updateWorkload(const sdbus::Message& call, sdbus::Result<Dictionary>&& result,
                                 const std::string& name, const Dictionary& resources,
                                 const Dictionary& options) = 0;
-    virtual void reconcileWorkload(const sdbus::Message& call, const std::string& name) = 0;
-    virtual void forgetWorkload(const sdbus::Message& call, const std::string& name) = 0;
+    virtual void reconcileWorkload(const sdbus::Message& call, sdbus::Result<>&& result,
+                                   const std::string& name) = 0;
+    virtual void forgetWorkload(const sdbus::Message& call, sdbus::Result<>&& result, const std::string& name) = 0;
 };
 
 // /io/resized1/workload/<escaped name>: one workload resized knows.
@@ -38,8 +39,8 @@ public:
 
 private:
     void Update(sdbus::Result<Dictionary>&& result, Dictionary resources, Dictionary options) override;
-    void Reconcile() override;
-    void Forget() override;
+    void Reconcile(sdbus::Result<>&& result) override;
+    void Forget(sdbus::Result<>&& result) override;
 
     std::string Name() override { return record_.name; }
     std::string ContainerId() override { return record_.containerId; }

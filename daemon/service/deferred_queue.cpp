@@ -1,6 +1,7 @@
 #include "service/deferred_queue.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "core/admission.h"
 
@@ -13,6 +14,10 @@ DeferredQueue::DeferredQueue(EventLoop& loop, store::StateStore& store, Offer of
 
 void DeferredQueue::schedulePass()
 {
+    if (passUnderWay_) {
+        passAgain_ = true;
+        return;
+    }
     if (!pass_)
         pass_ = loop_.after(std::chrono::microseconds(0), [this] {
             pass_ = {};
@@ -30,9 +35,34 @@ void DeferredQueue::runPass()
         const core::Amounts after = core::allocationOf(record->desired.overlaidWith(update.request));
         return after.cpuMillis <= record->allocated.cpuMillis && after.memory <= record->allocated.memory;
     });
-    for (const auto& update : waiting)
-        if (!offer_(update))
+    offering_.assign(waiting.begin(), waiting.end());
+    passUnderWay_ = true;
+    offerNext();
+}
+
+void DeferredQueue::offerNext()
+{
+    if (offering_.empty()) {
+        endPass();
+        return;
+    }
+    const store::DeferredUpdate update = std::move(offering_.front());
+    offering_.pop_front();
+    offer_(update, [this](bool goOn) {
+        if (goOn) {
+            offerNext();
             return;
+        }
+        offering_.clear();
+        endPass();
+    });
+}
+
+void DeferredQueue::endPass()
+{
+    passUnderWay_ = false;
+    if (std::exchange(passAgain_, false))
+        schedulePass();
 }
 
 }  // namespace resized::service

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -14,23 +15,32 @@ namespace resized::service {
 // oldest first.
 class DeferredQueue {
 public:
-    // Tries one waiting request; false stops the pass (the runtime is away,
-    // nothing else will fit either).
-    using Offer = std::function<bool(const store::DeferredUpdate&)>;
+    // Called once an offer is done: false stops the pass (the runtime is
+    // away, nothing else will fit either).
+    using Next = std::function<void(bool goOn)>;
+    // Tries one waiting request, and calls `next`, maybe later: the next
+    // offer is measured against what this one took.
+    using Offer = std::function<void(const store::DeferredUpdate&, Next next)>;
 
     DeferredQueue(EventLoop& loop, store::StateStore& store, Offer offer);
 
     // Capacity may have freed: one pass soon, however often this is called
-    // before it runs.
+    // before it runs; one more after the pass under way.
     void schedulePass();
 
 private:
     void runPass();
+    void offerNext();
+    void endPass();
 
     EventLoop& loop_;
     store::StateStore& store_;
     Offer offer_;
     EventSource pass_;
+    // The requests the pass under way is still to offer.
+    std::deque<store::DeferredUpdate> offering_;
+    bool passUnderWay_ = false;
+    bool passAgain_ = false;
 };
 
 }  // namespace resized::service

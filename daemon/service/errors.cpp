@@ -21,6 +21,8 @@ std::string_view toString(ErrorCode code)
         return "RuntimeUnavailable";
     case ErrorCode::AccessDenied:
         return "AccessDenied";
+    case ErrorCode::Failed:
+        return "Failed";
     }
     return "ApplyFailed";
 }

@@ -17,6 +17,8 @@ enum class ErrorCode {
     ApplyFailed,
     RuntimeUnavailable,
     AccessDenied,
+    // The state database could not be read or written.
+    Failed,
 };
 
 // "InsufficientResources", ...: the class's name, for logs and history.

@@ -99,15 +99,8 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
         // start event binds it again.
         instance = std::move(bound);
     } else {
-        try {
-            instance = host_.findInstance(*record);
-        } catch (const SourceUnavailable& error) {
-            host_.sourceUnavailable(error.what());
-            return;
-        } catch (const AmbiguousName& error) {
-            spdlog::warn("{}: cannot reconcile: {}", name, error.what());
-            return;
-        }
+        lookUpAndReconcile(*record);
+        return;
     }
 
     if (!instance) {
@@ -131,7 +124,7 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
     if (!record->holdsAllocation) {
         if (!record->desired.empty() && record->updateState == core::UpdateState::Pending) {
             saveIfChanged();
-            host_.readmit(*record);
+            host_.readmit(*record, *instance);
             return;
         }
         host_.countUnheld(*instance);
@@ -171,6 +164,36 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
         store_.save(*record);
     }
     host_.repair(std::move(*record), wanted);
+}
+
+void Reconciler::lookUpAndReconcile(const store::WorkloadRecord& record)
+{
+    const auto [lookup, first] = lookingUp_.try_emplace(record.name, false);
+    if (!first) {
+        lookup->second = true;
+        return;
+    }
+    host_.lookUp(record, [this, name = record.name](Found found) {
+        const bool askedAgain = lookingUp_.extract(name).mapped();
+        reconcileFound(name, std::move(found));
+        if (askedAgain)
+            reconcileOne(name);
+    });
+}
+
+void Reconciler::reconcileFound(const std::string& name, Found found)
+{
+    if (const auto* unavailable = std::get_if<SourceUnavailable>(&found)) {
+        host_.sourceUnavailable(unavailable->what());
+        return;
+    }
+    if (const auto* ambiguous = std::get_if<AmbiguousName>(&found)) {
+        spdlog::warn("{}: cannot reconcile: {}", name, ambiguous->what());
+        return;
+    }
+    // An instance without an ID stands for none, as in a listing.
+    const Instance instance = std::get<std::optional<Instance>>(std::move(found)).value_or(Instance{});
+    reconcileOne(name, &instance);
 }
 
 void Reconciler::repairFinished(const std::string& name, bool repaired)

@@ -10,6 +10,7 @@
 #include "cgroup/driver_selector.h"
 #include "core/backoff.h"
 #include "service/announcer.h"
+#include "service/background_lookup.h"
 #include "service/event_loop.h"
 #include "service/settings.h"
 #include "service/workload_source.h"
@@ -23,13 +24,15 @@ public:
     virtual ~ReconcilerHost() = default;
     // A change of this workload is in flight: leave it alone.
     virtual bool busy(const std::string& name) const = 0;
-    // Throws SourceUnavailable.
-    virtual std::optional<Instance> findInstance(const store::WorkloadRecord& record) = 0;
+    // Asks the record's source for its instance; `done` is called from the
+    // loop, maybe later.
+    virtual void lookUp(const store::WorkloadRecord& record, FoundCallback done) = 0;
     // Writes `wanted` into the record's cgroup (no admission: the record
     // holds its allocation) and reports through repairFinished().
     virtual void repair(store::WorkloadRecord record, const core::Resources& wanted) = 0;
-    // Admits the record's desired state again (its allocation was released).
-    virtual void readmit(const store::WorkloadRecord& record) = 0;
+    // Admits the record's desired state again (its allocation was released)
+    // for its instance, which runs.
+    virtual void readmit(const store::WorkloadRecord& record, const Instance& instance) = 0;
     // A workload with a cgroup and no allocation held: counted at what its
     // cgroup holds.
     virtual void countUnheld(const Instance& instance) = 0;
@@ -61,6 +64,8 @@ public:
         TrustBinding,
     };
     // One workload; a store that cannot be written now is tried again later.
+    // Without `listed` or a trusted binding, its source is asked first, and
+    // the workload reconciled when it answers.
     void reconcileOne(const std::string& name, const Instance* listed = nullptr, Lookup lookup = Lookup::AskSource);
     // A repair ended: a failed one is tried again, doubling the interval, up
     // to the configured number of attempts.
@@ -72,6 +77,8 @@ public:
 
 private:
     void reconcileNow(const std::string& name, const Instance* listed, Lookup lookup);
+    void lookUpAndReconcile(const store::WorkloadRecord& record);
+    void reconcileFound(const std::string& name, Found found);
     void armSyncTimer();
 
     EventLoop& loop_;
@@ -90,6 +97,9 @@ private:
     std::chrono::milliseconds scheduleRetry(Retry& retry, const std::string& name);
     std::map<std::string, Retry> repairRetries_;
     std::map<std::string, Retry> storeRetries_;
+    // Workloads whose source is being asked; true when asked again since:
+    // the answer under way may predate what made them ask.
+    std::map<std::string, bool> lookingUp_;
     EventSource syncTimer_;
     std::function<void()> periodicPass_;
 };

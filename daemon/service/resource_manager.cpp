@@ -49,6 +49,33 @@ core::WorkloadName parseWorkloadNameOrThrow(const std::string& asked)
     return std::move(*parsed);
 }
 
+// Calls `done` with what `answer` returns, or with the error it throws, as
+// the D-Bus contract names it.
+template <typename Value, typename Compute>
+void answerWith(const Answer<Value>& done, Compute&& answer)
+{
+    std::optional<Outcome<Value>> outcome;
+    try {
+        outcome.emplace(answer());
+    } catch (const ResizeError& error) {
+        outcome.emplace(error);
+    } catch (const store::StoreError& error) {
+        outcome.emplace(ResizeError(ErrorCode::Failed, error.what()));
+    } catch (const cgroup::CgroupError& error) {
+        outcome.emplace(ResizeError(ErrorCode::ApplyFailed, error.what()));
+    }
+    done(std::move(*outcome));
+}
+
+// The value of an outcome; its error is thrown.
+template <typename Value>
+Value valueOrThrow(Outcome<Value> outcome)
+{
+    if (auto* error = std::get_if<ResizeError>(&outcome))
+        throw std::move(*error);
+    return std::get<Value>(std::move(outcome));
+}
+
 void logFailedBackgroundUpdate(const std::string& name, const UpdateResult& result)
 {
     if (const auto* error = std::get_if<ResizeError>(&result))
@@ -67,7 +94,10 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
       drivers_(drivers),
       ledger_(store_, allocatable(node_, settings_.systemReserve), node_.cpus),
       reconciler_(loop_, store_, drivers_, *this, settings_),
-      deferred_(loop_, store_, [this](const store::DeferredUpdate& update) { return offerDeferred(update); })
+      deferred_(loop_, store_,
+                [this](const store::DeferredUpdate& update, DeferredQueue::Next next) {
+                    offerDeferred(update, std::move(next));
+                })
 {
 }
 
@@ -81,26 +111,41 @@ void ResourceManager::start()
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });
 }
 
-ResourceManager::Target ResourceManager::resolve(const std::string& asked)
+void ResourceManager::resolve(const std::string& asked, Answer<Target> then)
 {
-    const auto parsed = parseWorkloadNameOrThrow(asked);
-    WorkloadSource* source = sources_.forKind(parsed.kind);
-    if (!source)
-        throw ResizeError(ErrorCode::RuntimeUnavailable,
-                          "this node has no runtime for workloads of kind " +
-                              std::string(core::toString(parsed.kind)));
-    Target target{.name = parsed.canonical(), .parsed = parsed, .instance = {}, .record = store_.find(parsed.canonical())};
+    core::WorkloadName parsed;
     try {
-        target.instance = source->find(parsed);
-        if (fromPodman(parsed.kind))
-            setRuntimeConnected(true);
-    } catch (const AmbiguousName& error) {
-        throw ResizeError(ErrorCode::NoSuchWorkload, error.what());
-    } catch (const SourceUnavailable& error) {
+        parsed = parseWorkloadNameOrThrow(asked);
+    } catch (const ResizeError& error) {
+        then(error);
+        return;
+    }
+    if (!sources_.forKind(parsed.kind)) {
+        then(ResizeError(ErrorCode::RuntimeUnavailable,
+                         "this node has no runtime for workloads of kind " + std::string(core::toString(parsed.kind))));
+        return;
+    }
+    lookUpName(parsed, [this, asked, parsed, then = std::move(then)](Found found) {
+        answerWith(then, [&] { return targetOf(asked, parsed, std::move(found)); });
+    });
+}
+
+ResourceManager::Target ResourceManager::targetOf(const std::string& asked, const core::WorkloadName& parsed,
+                                                  Found found)
+{
+    if (const auto* ambiguous = std::get_if<AmbiguousName>(&found))
+        throw ResizeError(ErrorCode::NoSuchWorkload, ambiguous->what());
+    if (const auto* unavailable = std::get_if<SourceUnavailable>(&found)) {
         if (fromPodman(parsed.kind))
             setRuntimeConnected(false);
-        throw ResizeError(ErrorCode::RuntimeUnavailable, error.what());
+        throw ResizeError(ErrorCode::RuntimeUnavailable, unavailable->what());
     }
+    if (fromPodman(parsed.kind))
+        setRuntimeConnected(true);
+    Target target{.name = parsed.canonical(),
+                  .parsed = parsed,
+                  .instance = std::get<std::optional<Instance>>(std::move(found)),
+                  .record = store_.find(parsed.canonical())};
     if (target.record) {
         // A known workload's name is never another container's ID prefix.
         if (target.instance && target.instance->name.canonical() != target.name)
@@ -113,6 +158,15 @@ ResourceManager::Target ResourceManager::resolve(const std::string& asked)
     if (!target.instance && !target.record)
         throw ResizeError(ErrorCode::NoSuchWorkload, "no workload named \"" + asked + "\"");
     return target;
+}
+
+void ResourceManager::lookUpName(const core::WorkloadName& name, FoundCallback done)
+{
+    if (sources_.lookup) {
+        sources_.lookup->find(name, std::move(done));
+        return;
+    }
+    done(findIn(sources_, name));
 }
 
 core::Resources ResourceManager::readActual(const std::string& cgroupPath)
@@ -188,18 +242,44 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
 void ResourceManager::update(const std::string& workload, core::Resources request, const UpdateOptions& options,
                              uint32_t callerUid, UpdateCallback done)
 {
-    Target target = resolve(workload);
-    Queued queued{std::move(request), options, callerUid, std::move(done)};
-    if (inFlight_.contains(target.name)) {
+    resolve(workload, [this, queued = Queued{std::move(request), options, callerUid, std::move(done)}](
+                          Outcome<Target> resolved) mutable {
+        if (const auto* error = std::get_if<ResizeError>(&resolved)) {
+            queued.done(*error);
+            return;
+        }
+        admitWhenIdle(std::get<Target>(std::move(resolved)), std::move(queued));
+    });
+}
+
+void ResourceManager::admitWhenIdle(Target target, Queued queued)
+{
+    if (busy(target.name)) {
         waiting_[target.name].push_back(std::move(queued));
         return;
     }
-    startUpdate(std::move(target), std::move(queued));
+    startGuarded(std::move(target), std::move(queued));
 }
 
-std::pair<bool, std::string> ResourceManager::validate(const std::string& workload, const core::Resources& request)
+void ResourceManager::startGuarded(Target target, Queued queued)
 {
-    const Target target = resolve(workload);
+    const UpdateCallback done = queued.done;
+    try {
+        startUpdate(std::move(target), std::move(queued));
+    } catch (const store::StoreError& error) {
+        done(ResizeError(ErrorCode::Failed, error.what()));
+    }
+}
+
+void ResourceManager::validate(const std::string& workload, const core::Resources& request, Answer<Verdict> done)
+{
+    resolve(workload, [this, request, done = std::move(done)](Outcome<Target> resolved) {
+        answerWith(done, [&] { return decide(valueOrThrow(std::move(resolved)), request); });
+    });
+}
+
+Verdict ResourceManager::decide(const Target& target, const core::Resources& request)
+{
     store::WorkloadRecord record = target.record.value_or(store::WorkloadRecord{.name = target.name});
     core::AdmissionDecision decision;
     try {
@@ -448,6 +528,8 @@ void ResourceManager::resolveAfterStoreError(const std::string& name)
 
 void ResourceManager::startNextQueued(const std::string& name)
 {
+    if (busy(name))
+        return;
     auto waiting = waiting_.find(name);
     if (waiting == waiting_.end()) {
         prepareWaitingCreation(name);
@@ -457,31 +539,36 @@ void ResourceManager::startNextQueued(const std::string& name)
     waiting->second.pop_front();
     if (waiting->second.empty())
         waiting_.erase(waiting);
-    std::optional<Target> target;
-    try {
-        target = resolve(name);
-    } catch (const ResizeError& error) {
-        next.done(error);
-        startNextQueued(name);
-        return;
-    }
-    startUpdate(std::move(*target), std::move(next));
+    // Asked again: the container may have been restarted or replaced while
+    // the workload was busy.
+    resolve(name, [this, name, next = std::move(next)](Outcome<Target> resolved) mutable {
+        if (const auto* error = std::get_if<ResizeError>(&resolved)) {
+            next.done(*error);
+            startNextQueued(name);
+            return;
+        }
+        admitWhenIdle(std::get<Target>(std::move(resolved)), std::move(next));
+    });
 }
 
-store::WorkloadRecord ResourceManager::status(const std::string& workload)
+void ResourceManager::status(const std::string& workload, UpdateCallback done)
 {
-    Target target;
-    try {
-        target = resolve(workload);
-    } catch (const ResizeError& error) {
+    resolve(workload, [this, workload, done = std::move(done)](Outcome<Target> resolved) {
+        answerWith(done, [&] { return statusOf(workload, std::move(resolved)); });
+    });
+}
+
+store::WorkloadRecord ResourceManager::statusOf(const std::string& asked, Outcome<Target> resolved)
+{
+    if (const auto* error = std::get_if<ResizeError>(&resolved)) {
         // The store alone answers while the runtime is away.
-        if (error.code() != ErrorCode::RuntimeUnavailable)
-            throw;
-        const auto parsed = core::parseWorkloadName(workload);
-        if (auto record = parsed ? store_.find(parsed->canonical()) : std::nullopt)
-            return *record;
-        throw;
+        const auto parsed = core::parseWorkloadName(asked);
+        if (error->code() == ErrorCode::RuntimeUnavailable && parsed)
+            if (auto record = store_.find(parsed->canonical()))
+                return *record;
+        throw *error;
     }
+    const Target& target = std::get<Target>(resolved);
     store::WorkloadRecord record = target.record.value_or(
         store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind});
     if (target.instance)
@@ -505,17 +592,23 @@ std::vector<store::HistoryEntry> ResourceManager::history(const std::string& wor
     return store_.history(name, limit == 0 ? store::kMaxHistoryLimit : static_cast<size_t>(limit));
 }
 
-void ResourceManager::reconcile(const std::string& workload)
+void ResourceManager::reconcile(const std::string& workload, Answer<std::monostate> done)
 {
-    // Answered after the pass: the caller wants it done.
     if (workload.empty()) {
-        resynchroniseNow();
+        resynchronise([done] { done(std::monostate{}); });
         return;
     }
-    const Target target = resolve(workload);
-    if (!target.record)
-        throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + workload + "\"");
-    reconciler_.reconcileOne(target.name);
+    resolve(workload, [this, workload, done = std::move(done)](Outcome<Target> resolved) {
+        answerWith(done, [&] {
+            const Target target = valueOrThrow(std::move(resolved));
+            if (!target.record)
+                throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + workload + "\"");
+            // Found just now: the source need not be asked again.
+            const Instance none{};
+            reconciler_.reconcileOne(target.name, target.instance ? &*target.instance : &none);
+            return std::monostate{};
+        });
+    });
 }
 
 void ResourceManager::prepareContainer(const std::string& id, const std::string& name, pid_t pid,
@@ -611,20 +704,27 @@ void ResourceManager::answerPreparations(const std::string& name, bool applied, 
     }
 }
 
-void ResourceManager::forget(const std::string& workload, uint32_t callerUid)
+void ResourceManager::forget(const std::string& workload, uint32_t callerUid, Answer<std::monostate> done)
 {
     const uint64_t started = nowUsec();
-    std::optional<Target> target;
-    try {
-        target = resolve(workload);
-    } catch (const ResizeError& error) {
-        if (error.code() != ErrorCode::RuntimeUnavailable)
-            throw;
-    }
-    const auto parsed = core::parseWorkloadName(workload);
-    const std::string name = target ? target->name : parsed ? parsed->canonical() : workload;
+    resolve(workload, [this, workload, callerUid, started, done = std::move(done)](Outcome<Target> resolved) {
+        answerWith(done, [&] {
+            forgetResolved(workload, std::move(resolved), callerUid, started);
+            return std::monostate{};
+        });
+    });
+}
+
+void ResourceManager::forgetResolved(const std::string& asked, Outcome<Target> resolved, uint32_t callerUid,
+                                     uint64_t started)
+{
+    const auto* target = std::get_if<Target>(&resolved);
+    if (const auto* error = std::get_if<ResizeError>(&resolved); error && error->code() != ErrorCode::RuntimeUnavailable)
+        throw *error;
+    const auto parsed = core::parseWorkloadName(asked);
+    const std::string name = target ? target->name : parsed ? parsed->canonical() : asked;
     if (!store_.find(name))
-        throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + workload + "\"");
+        throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + asked + "\"");
     if (inFlight_.contains(name))
         throw ResizeError(ErrorCode::InvalidArgument,
                           "an update of \"" + name + "\" is in progress; forget it afterwards");
@@ -667,48 +767,53 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
 }
 
 // One request of the deferred queue, offered again: started if it fits now.
-bool ResourceManager::offerDeferred(const store::DeferredUpdate& update)
+void ResourceManager::offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next)
 {
-    if (inFlight_.contains(update.workload))
-        return true;
-    std::optional<Target> target;
-    try {
-        target = resolve(update.workload);
-    } catch (const ResizeError& error) {
-        if (error.code() == ErrorCode::RuntimeUnavailable)
-            return false;
-        store_.removeDeferred(update.workload);
-        return true;
+    if (busy(update.workload)) {
+        next(true);
+        return;
     }
-    if (!validate(update.workload, update.request).first)
-        return true;
-    UpdateOptions options;
-    options.force = update.force;
-    if (update.reclaimTimeoutUsec)
-        options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
-    const std::string name = target->name;
-    spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
-    startUpdate(std::move(*target), Queued{update.request, options, update.callerUid,
-                                           [name](const UpdateResult& result) {
-                                               logFailedBackgroundUpdate(name, result);
-                                           }});
-    return true;
+    resolve(update.workload, [this, update, next = std::move(next)](Outcome<Target> resolved) {
+        bool goOn = true;
+        try {
+            if (const auto* error = std::get_if<ResizeError>(&resolved)) {
+                if (error->code() == ErrorCode::RuntimeUnavailable)
+                    goOn = false;
+                else
+                    store_.removeDeferred(update.workload);
+            } else if (Target& target = std::get<Target>(resolved);
+                       !busy(target.name) && decide(target, update.request).first) {
+                UpdateOptions options;
+                options.force = update.force;
+                if (update.reclaimTimeoutUsec)
+                    options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
+                const std::string name = target.name;
+                spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
+                startGuarded(std::move(target), Queued{update.request, options, update.callerUid,
+                                                       [name](const UpdateResult& result) {
+                                                           logFailedBackgroundUpdate(name, result);
+                                                       }});
+            }
+        } catch (const store::StoreError& error) {
+            spdlog::error("{}: cannot offer its deferred update: {}", update.workload, error.what());
+        }
+        next(goOn);
+    });
 }
 
-std::optional<Instance> ResourceManager::findInstance(const store::WorkloadRecord& record)
+void ResourceManager::lookUp(const store::WorkloadRecord& record, FoundCallback done)
 {
-    WorkloadSource* source = sources_.forKind(record.kind);
-    if (!source)
-        throw SourceUnavailable("this node has no runtime for workloads of kind " +
-                                std::string(core::toString(record.kind)));
     const auto parsed = core::parseWorkloadName(record.name);
-    auto instance = source->find(parsed.value_or(core::WorkloadName{record.kind, record.name}));
-    if (fromPodman(record.kind))
-        setRuntimeConnected(true);
-    // A known workload's name is never another container's ID prefix.
-    if (instance && instance->name.canonical() != record.name)
-        return std::nullopt;
-    return instance;
+    lookUpName(parsed.value_or(core::WorkloadName{record.kind, record.name}),
+               [this, kind = record.kind, name = record.name, done = std::move(done)](Found found) {
+                   auto* instance = std::get_if<std::optional<Instance>>(&found);
+                   if (instance && fromPodman(kind))
+                       setRuntimeConnected(true);
+                   // A known workload's name is never another container's ID prefix.
+                   if (instance && *instance && (*instance)->name.canonical() != name)
+                       instance->reset();
+                   done(std::move(found));
+               });
 }
 
 void ResourceManager::repair(store::WorkloadRecord record, const core::Resources& wanted)
@@ -740,22 +845,15 @@ void ResourceManager::repair(store::WorkloadRecord record, const core::Resources
 // The desired state outlived its allocation (the removal grace passed); a
 // container of that name is back and its desired state is admitted like a
 // new request. It waits as deferred when it does not fit.
-void ResourceManager::readmit(const store::WorkloadRecord& record)
+void ResourceManager::readmit(const store::WorkloadRecord& record, const Instance& instance)
 {
-    std::optional<Target> target;
-    try {
-        target = resolve(record.name);
-    } catch (const ResizeError& error) {
-        spdlog::warn("{}: cannot admit it again: {}", record.name, error.what());
-        return;
-    }
     const std::string name = record.name;
     UpdateOptions options;
     options.defer = true;
     spdlog::info("{}: back after its allocation was released; admitting {}", name, core::describe(record.desired));
-    startUpdate(std::move(*target), Queued{record.desired, options, 0, [name](const UpdateResult& result) {
-                                               logFailedBackgroundUpdate(name, result);
-                                           }});
+    admitWhenIdle(Target{.name = name, .parsed = instance.name, .instance = instance, .record = record},
+                  Queued{record.desired, options, 0,
+                         [name](const UpdateResult& result) { logFailedBackgroundUpdate(name, result); }});
 }
 
 void ResourceManager::countUnheld(const Instance& instance)
@@ -834,32 +932,42 @@ void ResourceManager::sourceUnavailable(const std::string& why)
     setRuntimeConnected(false);
 }
 
-void ResourceManager::resynchronise()
+void ResourceManager::resynchronise(std::function<void()> done)
 {
     if (!sources_.containerListing) {
         resynchroniseNow();
+        if (done)
+            done();
         return;
     }
     // One pass that waits for the listing after the one under way is
     // enough: that listing begins after this request too.
-    constexpr unsigned kUnderWayAndNext = 2;
-    if (passesAsked_ == kUnderWayAndNext)
+    constexpr size_t kUnderWayAndNext = 2;
+    if (passesAsked_.size() == kUnderWayAndNext) {
+        if (done)
+            passesAsked_.back().push_back(std::move(done));
         return;
-    ++passesAsked_;
+    }
+    passesAsked_.emplace_back();
+    if (done)
+        passesAsked_.back().push_back(std::move(done));
     sources_.containerListing->list([this, listedAfter = eventsSeen_](BackgroundListing::Result result) {
-        --passesAsked_;
+        // Listings end in the order they were asked for.
+        const std::vector<std::function<void()>> callers = std::move(passesAsked_.front());
+        passesAsked_.pop_front();
         if (const auto* unavailable = std::get_if<SourceUnavailable>(&result)) {
             sourceUnavailable(unavailable->what());
-            return;
+        } else {
+            std::set<std::string> newerThanListing;
+            for (const auto& [name, event] : lastEventOf_)
+                if (event > listedAfter)
+                    newerThanListing.insert(name);
+            // Every later listing began after these events.
+            std::erase_if(lastEventOf_, [listedAfter](const auto& entry) { return entry.second <= listedAfter; });
+            passOver(std::move(std::get<std::vector<Instance>>(result)), newerThanListing);
         }
-        std::set<std::string> newerThanListing;
-        for (const auto& [name, event] : lastEventOf_)
-            if (event > listedAfter)
-                newerThanListing.insert(name);
-        // Listings end in the order they were asked for: every later one
-        // began after these events.
-        std::erase_if(lastEventOf_, [listedAfter](const auto& entry) { return entry.second <= listedAfter; });
-        passOver(std::move(std::get<std::vector<Instance>>(result)), newerThanListing);
+        for (const auto& caller : callers)
+            caller();
     });
 }
 
@@ -945,13 +1053,22 @@ void ResourceManager::containerStarted(const std::string& id, const std::string&
         reconciler_.reconcileOne(name);
         return;
     }
-    try {
-        if (auto instance = sources_.containers->find({core::WorkloadKind::Container, name});
-            instance && instance->hasCgroup())
-            countUnheld(*instance);
-    } catch (const std::exception& error) {
-        spdlog::warn("{}: started, but cannot be inspected: {}", name, error.what());
-    }
+    lookUpName({core::WorkloadKind::Container, name}, [this, name, askedAt = eventsSeen_](Found found) {
+        // A later event of the container has seen to it already, or an
+        // update has made it resized's meanwhile: it holds its allocation.
+        if (const auto last = lastEventOf_.find(name); last != lastEventOf_.end() && last->second > askedAt)
+            return;
+        if (store_.find(name))
+            return;
+        if (const auto* instance = std::get_if<std::optional<Instance>>(&found)) {
+            if (*instance && (*instance)->hasCgroup())
+                countUnheld(**instance);
+            return;
+        }
+        const auto* unavailable = std::get_if<SourceUnavailable>(&found);
+        spdlog::warn("{}: started, but cannot be inspected: {}", name,
+                     unavailable ? unavailable->what() : std::get<AmbiguousName>(found).what());
+    });
 }
 
 void ResourceManager::containerPaused(const std::string&, const std::string& name)

@@ -18,6 +18,7 @@
 #include "core/resources.h"
 #include "core/workload_name.h"
 #include "service/announcer.h"
+#include "service/background_lookup.h"
 #include "service/container_events.h"
 #include "service/deferred_queue.h"
 #include "service/errors.h"
@@ -39,8 +40,16 @@ struct UpdateOptions {
     std::optional<std::chrono::microseconds> reclaimTimeout;
 };
 
-using UpdateResult = std::variant<store::WorkloadRecord, ResizeError>;
-using UpdateCallback = std::function<void(UpdateResult)>;
+// What a call ends with: its value, or the error of the D-Bus contract.
+template <typename Value>
+using Outcome = std::variant<Value, ResizeError>;
+template <typename Value>
+using Answer = std::function<void(Outcome<Value>)>;
+
+using UpdateResult = Outcome<store::WorkloadRecord>;
+using UpdateCallback = Answer<store::WorkloadRecord>;
+// (allowed, reason)
+using Verdict = std::pair<bool, std::string>;
 // The workload whose limits were written, "" when there was nothing to write.
 using PrepareResult = std::variant<std::string, ResizeError>;
 using PrepareCallback = std::function<void(PrepareResult)>;
@@ -50,7 +59,9 @@ using PrepareCallback = std::function<void(PrepareResult)>;
 // apply it and commits the outcome; follows the runtime's events. Waiting
 // requests are the DeferredQueue's, drift repair and retries the
 // Reconciler's, crash recovery recovery.h's. Single-threaded: every method runs on the event
-// loop, and the changes of one workload run one after another.
+// loop, and the changes of one workload run one after another. A method that
+// names a workload asks its source first, off the loop where a
+// BackgroundLookup is given, and answers through its callback, maybe later.
 class ResourceManager : public ContainerEvents, private ReconcilerHost {
 public:
     ResourceManager(EventLoop& loop, Settings settings, NodeInfo node, store::StateStore& store,
@@ -63,21 +74,20 @@ public:
     // reconciles every workload and starts the periodic sync.
     void start();
 
-    // Throws ResizeError for errors found before anything is changed; later
-    // outcomes arrive through `done`.
+    // Every outcome, a refusal too, arrives through `done`.
     void update(const std::string& workload, core::Resources request, const UpdateOptions& options,
                 uint32_t callerUid, UpdateCallback done);
-    // (allowed, reason): the decision update() would take now; throws
-    // ResizeError for an unknown workload.
-    std::pair<bool, std::string> validate(const std::string& workload, const core::Resources& request);
-    store::WorkloadRecord status(const std::string& workload);
+    // The decision update() would take now.
+    void validate(const std::string& workload, const core::Resources& request, Answer<Verdict> done);
+    void status(const std::string& workload, UpdateCallback done);
     std::vector<store::WorkloadRecord> workloads();
     // What callers asked of `workload` ("" = of every workload) and how it
     // ended, newest first, at most `limit` entries (0: all that are kept).
     // Throws ResizeError for a name of no kind of workload.
     std::vector<store::HistoryEntry> history(const std::string& workload, uint64_t limit);
-    void reconcile(const std::string& workload);
-    void forget(const std::string& workload, uint32_t callerUid);
+    // One workload, or every one for "": answered once the pass is done.
+    void reconcile(const std::string& workload, Answer<std::monostate> done);
+    void forget(const std::string& workload, uint32_t callerUid, Answer<std::monostate> done);
     // The container `id` (called `name`, "" when not known) is being created
     // and `pid` is its first process, already in its cgroup: the OCI hook
     // asks for its desired limits there before it runs its first
@@ -93,7 +103,10 @@ public:
     void containerStopped(const std::string& id, const std::string& name, uint64_t atUsec) override;
     void containerRemoved(const std::string& id, const std::string& name) override;
     void containerRenamed(const std::string& id, const std::string& newName) override;
-    void resynchronise() override;
+    void resynchronise() override { resynchronise({}); }
+    // A pass over every workload from a listing begun after this call;
+    // `done` (if any) is called after it.
+    void resynchronise(std::function<void()> done);
     void runtimeLost() override { setRuntimeConnected(false); }
 
     // Takes new settings (SIGHUP). Paths are kept: they need a restart.
@@ -150,11 +163,22 @@ private:
         std::optional<core::Backoff> storeBackoff;
     };
 
-    Target resolve(const std::string& asked);
+    // The workload `asked` names, as its source finds it now.
+    void resolve(const std::string& asked, Answer<Target> then);
+    Target targetOf(const std::string& asked, const core::WorkloadName& parsed, Found found);
+    // Asks the source of the workload `name`, off the loop where it can.
+    void lookUpName(const core::WorkloadName& name, FoundCallback done);
     Assessment assess(const Target& target, const store::WorkloadRecord& record,
                       const core::Resources& request);
+    Verdict decide(const Target& target, const core::Resources& request);
+    store::WorkloadRecord statusOf(const std::string& asked, Outcome<Target> resolved);
+    void forgetResolved(const std::string& asked, Outcome<Target> resolved, uint32_t callerUid, uint64_t started);
     core::Resources readActual(const std::string& cgroupPath);
 
+    // Starts the update at once, or after the change in flight.
+    void admitWhenIdle(Target target, Queued queued);
+    // What startUpdate() throws is the caller's answer.
+    void startGuarded(Target target, Queued queued);
     void startUpdate(Target target, Queued queued);
     void answerRefusal(const Target& target, const Queued& queued, ErrorCode code, const std::string& reason,
                        uint64_t started);
@@ -179,13 +203,13 @@ private:
     void answerPreparations(const std::string& name, bool applied, const std::string& message);
     void deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
                      const std::string& reason, uint64_t started);
-    bool offerDeferred(const store::DeferredUpdate& update);
+    void offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next);
 
     // ReconcilerHost
     bool busy(const std::string& name) const override { return inFlight_.contains(name); }
-    std::optional<Instance> findInstance(const store::WorkloadRecord& record) override;
+    void lookUp(const store::WorkloadRecord& record, FoundCallback done) override;
     void repair(store::WorkloadRecord record, const core::Resources& wanted) override;
-    void readmit(const store::WorkloadRecord& record) override;
+    void readmit(const store::WorkloadRecord& record, const Instance& instance) override;
     void countUnheld(const Instance& instance) override;
     void scheduleRelease(const store::WorkloadRecord& record) override;
     Announcer& announcer() override { return announcer_; }
@@ -240,8 +264,9 @@ private:
         uint64_t atUsec = 0;
     };
     std::map<std::string, HookedCreation> hookedCreations_;
-    // Passes waiting for a background listing: the one under way, the next.
-    unsigned passesAsked_ = 0;
+    // Passes waiting for a background listing, the one under way first, and
+    // what each is to call when done.
+    std::deque<std::vector<std::function<void()>>> passesAsked_;
     // Counts the container events and hooks; the number of each name's last.
     uint64_t eventsSeen_ = 0;
     std::map<std::string, uint64_t> lastEventOf_;

@@ -56,6 +56,7 @@ public:
 };
 
 class BackgroundListing;
+class BackgroundLookup;
 
 // One source per kind; a kind without a source on this node (no systemd)
 // answers RuntimeUnavailable.
@@ -66,6 +67,9 @@ struct WorkloadSources {
     // Lists the containers for the periodic and event-driven passes off the
     // event loop (background_listing.h); without it they list on the loop.
     BackgroundListing* containerListing = nullptr;
+    // Finds single workloads off the event loop (background_lookup.h);
+    // without it they are found on the loop.
+    BackgroundLookup* lookup = nullptr;
 
     WorkloadSource* forKind(core::WorkloadKind kind) const
     {

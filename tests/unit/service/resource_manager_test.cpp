@@ -145,6 +145,36 @@ protected:
         return std::get<store::WorkloadRecord>(std::move(result));
     }
 
+    // Waits for the answer of a call that takes an Answer<Value>; throws
+    // the ResizeError it answers with.
+    template <typename Value>
+    Value answerOf(const std::function<void(Answer<Value>)>& call)
+    {
+        std::optional<Outcome<Value>> outcome;
+        call([&](Outcome<Value> answered) { outcome = std::move(answered); });
+        if (!test::runLoopUntil(loop_, [&] { return outcome.has_value(); }))
+            throw std::runtime_error("no answer");
+        if (auto* error = std::get_if<ResizeError>(&*outcome))
+            throw std::move(*error);
+        return std::get<Value>(std::move(*outcome));
+    }
+    store::WorkloadRecord status(const std::string& name)
+    {
+        return answerOf<store::WorkloadRecord>([&](UpdateCallback done) { manager_->status(name, done); });
+    }
+    Verdict validate(const std::string& name, const core::Resources& request)
+    {
+        return answerOf<Verdict>([&](Answer<Verdict> done) { manager_->validate(name, request, done); });
+    }
+    void reconcile(const std::string& name)
+    {
+        answerOf<std::monostate>([&](Answer<std::monostate> done) { manager_->reconcile(name, done); });
+    }
+    void forget(const std::string& name)
+    {
+        answerOf<std::monostate>([&](Answer<std::monostate> done) { manager_->forget(name, 0, done); });
+    }
+
     ResizeError refused(const std::string& name, const core::Resources& request, const UpdateOptions& options = {})
     {
         auto result = updateNow(name, request, options);
@@ -339,7 +369,7 @@ TEST_F(ResourceManagerTest, AForgottenRunningWorkloadCountsAtWhatItsCgroupHolds)
     const auto cgroup = run("a");
     updated("a", {.cpuMillis = 1500, .memoryMax = 512 * kMi});
 
-    manager_->forget("a", 0);
+    forget("a");
 
     EXPECT_FALSE(store_.find("a"));
     EXPECT_EQ(quotaOf(cgroup), "150000");
@@ -349,7 +379,7 @@ TEST_F(ResourceManagerTest, AForgottenRunningWorkloadCountsAtWhatItsCgroupHolds)
     tree_.write("cpu", cgroup, "cpu.cfs_quota_us", "100000");
     manager_->resynchronise();
     EXPECT_EQ(allocated(), (Amounts{1000, 512 * kMi}));
-    EXPECT_EQ(errorCodeOf([&] { manager_->forget("a", 0); }), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(errorCodeOf([&] { forget("a"); }), ErrorCode::NoSuchWorkload);
 }
 
 TEST_F(ResourceManagerTest, PausedAndStoppedWorkloadsKeepTheirAllocation)
@@ -442,8 +472,8 @@ TEST_F(ResourceManagerTest, AKnownWorkloadsNameIsNeverAnotherContainersIdPrefix)
     EXPECT_EQ(record.updateState, UpdateState::Pending);
     EXPECT_EQ(quotaOf(other), "-1");
     EXPECT_FALSE(store_.find("other"));
-    EXPECT_EQ(manager_->status(name).containerId, idOf(name));
-    manager_->reconcile(name);
+    EXPECT_EQ(status(name).containerId, idOf(name));
+    reconcile(name);
     EXPECT_EQ(stored(name).runState, RunState::Removed);
     EXPECT_EQ(stored(name).containerId, idOf(name));
 }
@@ -453,9 +483,9 @@ TEST_F(ResourceManagerTest, AnUnknownNameIsNeverAContainerIdPrefix)
     const std::string id = "db" + std::string(62, 'e');
     const auto cgroup = run("web", id);
 
-    EXPECT_EQ(errorCodeOf([&] { updateNow("db", {.cpuMillis = 500}); }), ErrorCode::NoSuchWorkload);
-    EXPECT_EQ(errorCodeOf([&] { manager_->validate("db", {.cpuMillis = 500}); }), ErrorCode::NoSuchWorkload);
-    EXPECT_EQ(errorCodeOf([&] { manager_->status("db"); }), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(refused("db", {.cpuMillis = 500}).code(), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(errorCodeOf([&] { validate("db", {.cpuMillis = 500}); }), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(errorCodeOf([&] { status("db"); }), ErrorCode::NoSuchWorkload);
     EXPECT_EQ(quotaOf(cgroup), "-1");
 
     // Twelve digits are Podman's short ID: the container, under its name.
@@ -465,7 +495,7 @@ TEST_F(ResourceManagerTest, AnUnknownNameIsNeverAContainerIdPrefix)
 
     // Unless they name two containers.
     run("web2", "db" + std::string(61, 'e') + "f");
-    EXPECT_EQ(errorCodeOf([&] { updateNow(id.substr(0, 12), {.cpuMillis = 800}); }), ErrorCode::NoSuchWorkload);
+    EXPECT_EQ(refused(id.substr(0, 12), {.cpuMillis = 800}).code(), ErrorCode::NoSuchWorkload);
     EXPECT_EQ(quotaOf(cgroup), "70000");
 }
 
@@ -475,11 +505,11 @@ TEST_F(ResourceManagerTest, AnUnreachableRuntimeIsRuntimeUnavailable)
     ASSERT_TRUE(manager_->runtimeConnected());
 
     source_.setReachable(false);
-    EXPECT_EQ(errorCodeOf([&] { updateNow("a", {.cpuMillis = 500}); }), ErrorCode::RuntimeUnavailable);
-    EXPECT_EQ(errorCodeOf([&] { manager_->validate("a", {.cpuMillis = 500}); }), ErrorCode::RuntimeUnavailable);
+    EXPECT_EQ(refused("a", {.cpuMillis = 500}).code(), ErrorCode::RuntimeUnavailable);
+    EXPECT_EQ(errorCodeOf([&] { validate("a", {.cpuMillis = 500}); }), ErrorCode::RuntimeUnavailable);
     EXPECT_FALSE(manager_->runtimeConnected());
     // This node has no source of pods at all.
-    EXPECT_EQ(errorCodeOf([&] { manager_->validate("pod:shop", {.cpuMillis = 500}); }),
+    EXPECT_EQ(errorCodeOf([&] { validate("pod:shop", {.cpuMillis = 500}); }),
               ErrorCode::RuntimeUnavailable);
 
     source_.setReachable(true);
@@ -507,7 +537,7 @@ TEST_F(ResourceManagerTest, KeysWithoutADesiredValueCountWhatTheCgroupHoldsNow)
     EXPECT_EQ(stored("m").allocated, (Amounts{1000, kCreatedMemory}));
 
     tree_.write("memory", cgroup, "memory.limit_in_bytes", std::to_string(kGi));
-    manager_->reconcile("m");
+    reconcile("m");
 
     EXPECT_EQ(stored("m").allocated, (Amounts{1000, kGi}));
     EXPECT_EQ(allocated(), (Amounts{1000, kGi}));
@@ -521,7 +551,7 @@ TEST_F(ResourceManagerTest, ACgroupThatCannotBeReadIsRefusedByValidateAndUpdateA
     const auto cgroup = run("a");
     tree_.remove(cgroup);
 
-    const auto [allowed, reason] = manager_->validate("a", {.cpuMillis = 500});
+    const auto [allowed, reason] = validate("a", {.cpuMillis = 500});
     const auto error = refused("a", {.cpuMillis = 500});
 
     EXPECT_FALSE(allowed);
@@ -571,7 +601,7 @@ TEST_F(ResourceManagerTest, ValidateAndADryRunGiveTheSameAnswerForEveryRequest)
     for (const std::string workload : {"managed", "unmanaged", "restricted", "stopped", "removed"}) {
         for (const auto& request : requests) {
             SCOPED_TRACE(workload + ": " + core::describe(request));
-            const auto [allowed, reason] = manager_->validate(workload, request);
+            const auto [allowed, reason] = validate(workload, request);
             const auto before = store_.workloads();
             const auto result = updateNow(workload, request, dryRun);
             if (allowed) {
