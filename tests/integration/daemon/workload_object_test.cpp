@@ -7,12 +7,12 @@
 #include "signal_recorder.h"
 
 #include "support/cgroup_v1.h"
+#include "support/pipelined_calls.h"
 #include "support/wait.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
-#include <systemd/sd-bus.h>
 
 #include <fstream>
 #include <memory>
@@ -101,42 +101,12 @@ TEST_F(WorkloadObjectTest, ForgetDropsTheWorkloadAndKeepsItsLimits)
 // whose path the managed-again workload must take.
 TEST_F(WorkloadObjectTest, AnUpdateRightAfterForgetPublishesTheWorkloadAgain)
 {
-    sd_bus* opened = nullptr;
-    ASSERT_GE(sd_bus_open_system(&opened), 0);
-    const std::unique_ptr<sd_bus, decltype(&sd_bus_flush_close_unref)> bus(opened, &sd_bus_flush_close_unref);
-    struct Reply
-    {
-        bool done = false;
-        std::string error;
-    };
-    const sd_bus_message_handler_t record = [](sd_bus_message* message, void* userdata, sd_bus_error*) {
-        auto* reply = static_cast<Reply*>(userdata);
-        reply->done = true;
-        if (const sd_bus_error* error = sd_bus_message_get_error(message))
-        {
-            reply->error = std::string(error->name) + ": " + error->message;
-        }
-        return 0;
-    };
-    Reply forgot;
-    Reply updated;
-    ASSERT_GE(sd_bus_call_method_async(bus.get(), nullptr, "io.resized1", "/io/resized1",
-                                       "io.resized1.Manager", "Forget", record, &forgot, "s",
-                                       name().c_str()),
-              0);
-    ASSERT_GE(sd_bus_call_method_async(bus.get(), nullptr, "io.resized1", "/io/resized1",
-                                       "io.resized1.Manager", "UpdateResources", record, &updated,
-                                       "sa{sv}a{sv}", name().c_str(), 1, "CpuMillis", "t",
-                                       std::uint64_t{300}, 0),
-              0);
-    ASSERT_TRUE(waitUntil(
-        [&] {
-            while (sd_bus_process(bus.get(), nullptr) > 0)
-            {
-            }
-            return forgot.done && updated.done;
-        },
-        bound));
+    PipelinedCalls calls;
+    const auto& forgot = calls.call("Forget", "s", name().c_str());
+    const auto& updated = calls.call("UpdateResources", "sa{sv}a{sv}", name().c_str(), 1, "CpuMillis", "t",
+                                     std::uint64_t{300}, 0);
+    ASSERT_TRUE(calls.waitFor(forgot, bound));
+    ASSERT_TRUE(calls.waitFor(updated, bound));
 
     EXPECT_EQ(forgot.error, "");
     EXPECT_EQ(updated.error, "");

@@ -39,6 +39,22 @@ void PodmanService::kill()
     }
 }
 
+void PodmanService::freeze()
+{
+    if (process_)
+    {
+        ::kill(process_->pid(), SIGSTOP);
+    }
+}
+
+void PodmanService::thaw()
+{
+    if (process_)
+    {
+        ::kill(process_->pid(), SIGCONT);
+    }
+}
+
 void PodmanService::start()
 {
     kill();

@@ -28,6 +28,10 @@ class PodmanService
     void kill();
     // Starts it again on the same socket after kill().
     void start();
+    // SIGSTOP: the service takes connections (the kernel does) and answers
+    // none, as a hung one would, until thaw().
+    void freeze();
+    void thaw();
 
   private:
     bool answers() const;
