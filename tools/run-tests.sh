@@ -1,8 +1,9 @@
 #!/bin/bash
 # Builds resized and runs its tests; the README and CI both call this.
 #
-#   tools/run-tests.sh [-B BUILD_DIR] [MESON_SETUP_OPTION...] [-- MESON_TEST_OPTION...]
+#   tools/run-tests.sh [-B BUILD_DIR] [--build-only] [MESON_SETUP_OPTION...] [-- MESON_TEST_OPTION...]
 #
+# --build-only stops after the build.
 # e.g. tools/run-tests.sh -B build-asan -Db_sanitize=address,undefined \
 #          -Db_lundef=false -- --suite unit --suite integration
 set -euo pipefail
@@ -11,12 +12,17 @@ readonly source_root=$(realpath "$(dirname "${BASH_SOURCE[0]}")/..")
 build_dir=build
 setup_options=()
 test_options=()
+build_only=false
 
 while (($# > 0)); do
     case $1 in
         -B)
             build_dir=$2
             shift 2
+            ;;
+        --build-only)
+            build_only=true
+            shift
             ;;
         --)
             shift
@@ -39,6 +45,9 @@ else
     meson setup "$build_dir" "${setup_options[@]}"
 fi
 meson compile -C "$build_dir" -j 2
+if $build_only; then
+    exit 0
+fi
 status=0
 meson test -C "$build_dir" --print-errorlogs --num-processes 2 "${test_options[@]}" ||
     status=$?
