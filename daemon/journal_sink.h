@@ -13,8 +13,9 @@ namespace resized {
 std::optional<std::string_view> workloadOfMessage(std::string_view message);
 
 // spdlog to the journal, with the workload of a line as the structured field
-// RESIZED_WORKLOAD= (journalctl RESIZED_WORKLOAD=web).
-class JournalSink final : public spdlog::sinks::base_sink<spdlog::details::null_mutex> {
+// RESIZED_WORKLOAD= (journalctl RESIZED_WORKLOAD=web). Locked: the worker
+// threads that call Podman and systemd may log too.
+class JournalSink final : public spdlog::sinks::base_sink<std::mutex> {
 protected:
     void sink_it_(const spdlog::details::log_msg& message) override;
     void flush_() override {}

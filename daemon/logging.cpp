@@ -36,7 +36,7 @@ void setUpLogging(std::string_view level)
         logger = std::make_shared<spdlog::logger>("resized", std::make_shared<JournalSink>());
         logger->set_pattern("%v");
     } else {
-        logger = spdlog::stderr_color_st("resized");
+        logger = spdlog::stderr_color_mt("resized");
     }
     logger->set_level(spdlog::level::from_str(level == "warning" ? "warn" : std::string(level)));
     spdlog::set_default_logger(logger);
