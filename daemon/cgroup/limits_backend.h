@@ -46,6 +46,10 @@ public:
 
     // "cgroupfs-v1", "cgroupfs-v2" or "systemd": the Driver of the status.
     virtual std::string_view driverName() const = 0;
+    // Its writes wait for another process to answer (systemd): they are
+    // made off the event loop, and the backend must take calls from another
+    // thread than its reads.
+    virtual bool waitsForPeer() const { return false; }
 
     // Every limit the cgroup files hold; "no limit" reads as kUnlimited, an
     // unrestricted cpuset as the empty string only when it equals the

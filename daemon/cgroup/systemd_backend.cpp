@@ -143,6 +143,7 @@ void SystemdBackend::write(const std::string& cgroup, const core::Resources& lim
     if (limits.empty())
         return;
 
+    const std::lock_guard lock(busMutex_);
     sd_bus* bus = systemBus();
     sd_bus_message* raw = nullptr;
     check(sd_bus_message_new_method_call(bus, &raw, "org.freedesktop.systemd1", "/org/freedesktop/systemd1",

@@ -3,6 +3,7 @@
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,12 +36,13 @@ inline bool isSystemdUnitCgroup(std::string_view cgroup)
 class SystemdBackend final : public LimitsBackend {
 public:
     // How long one call to systemd may take: it answers within milliseconds
-    // unless it is hung, and the daemon's event loop waits meanwhile.
+    // unless it is hung.
     static constexpr std::chrono::microseconds kCallTimeout = std::chrono::seconds(10);
 
     explicit SystemdBackend(std::filesystem::path root);
 
     std::string_view driverName() const override { return "systemd"; }
+    bool waitsForPeer() const override { return true; }
     core::Resources read(const std::string& cgroup) const override;
     void write(const std::string& cgroup, const core::Resources& limits) override;
     uint64_t memoryUsage(const std::string& cgroup) const override;
@@ -59,6 +61,10 @@ private:
     core::CpuSet cpusToAllow(const std::string& cgroup, const std::string& list) const;
 
     std::filesystem::path root_;
+    // An sd-bus connection serves one thread at a time: writes come from a
+    // worker thread, and a crash recovery's or a failed commit's restore
+    // from the loop.
+    std::mutex busMutex_;
     std::unique_ptr<sd_bus, BusUnref> bus_;
     CgroupfsV2Backend files_;
 };

@@ -2,14 +2,17 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
+
 namespace resized::service {
 
 Execution::Execution(EventLoop& loop, std::vector<CgroupChange> changes, cgroup::ApplyOptions options,
-                     Done done)
+                     Done done, WorkerThread* peerCalls)
     : loop_(loop),
       changes_(std::move(changes)),
       options_(options),
       done_(std::move(done)),
+      peerCalls_(peerCalls),
       previous_(changes_.size()),
       actual_(changes_.size())
 {
@@ -19,49 +22,87 @@ void Execution::start() { advance(); }
 
 void Execution::advance()
 {
-    while (current_ < changes_.size()) {
-        CgroupChange& change = changes_[current_];
-        if (!step_)
-            step_ = std::make_unique<cgroup::ApplyTransaction>(*change.backend, change.cgroup, change.target,
-                                                                options_);
-        if (auto delay = step_->advance()) {
-            timer_ = loop_.after(*delay, [this] { advance(); });
-            return;
-        }
-        previous_[current_] = step_->previous();
-        actual_[current_] = step_->actual();
-        if (step_->outcome() != cgroup::ApplyOutcome::Applied) {
-            const cgroup::ApplyOutcome outcome = step_->outcome();
-            std::string message = step_->message();
-            step_.reset();
-            restoreFinished();
-            finish(outcome, std::move(message));
-            return;
-        }
-        step_.reset();
-        ++current_;
+    if (current_ == changes_.size()) {
+        finish(cgroup::ApplyOutcome::Applied, "");
+        return;
     }
-    finish(cgroup::ApplyOutcome::Applied, "");
+    const CgroupChange& change = changes_[current_];
+    if (!step_)
+        step_ = std::make_shared<cgroup::ApplyTransaction>(*change.backend, change.cgroup, change.target, options_);
+    if (offLoop(change)) {
+        runOffLoop([step = step_] {
+            const auto delay = step->advance();
+            return [delay](Execution& execution) { execution.stepAdvanced(delay); };
+        });
+        return;
+    }
+    stepAdvanced(step_->advance());
+}
+
+void Execution::stepAdvanced(std::optional<std::chrono::milliseconds> delay)
+{
+    if (delay) {
+        timer_ = loop_.after(*delay, [this] { advance(); });
+        return;
+    }
+    previous_[current_] = step_->previous();
+    actual_[current_] = step_->actual();
+    const cgroup::ApplyOutcome outcome = step_->outcome();
+    std::string message = step_->message();
+    step_.reset();
+    if (outcome != cgroup::ApplyOutcome::Applied) {
+        restoreFinished(outcome, std::move(message));
+        return;
+    }
+    ++current_;
+    advance();
+}
+
+void Execution::runOffLoop(std::function<std::function<void(Execution&)>()> job)
+{
+    peerCalls_->post([job = std::move(job), self = std::weak_ptr<Execution*>(self_)]() -> WorkerThread::Continuation {
+        return [then = job(), self] {
+            if (const auto alive = self.lock())
+                then(**alive);
+        };
+    });
 }
 
 // The changes before the failed one succeeded; they go back to what they
 // read before their first write. Their earlier values were in force a moment
 // ago, so the restore is forced rather than waiting for reclaim.
-void Execution::restoreFinished()
+void Execution::restoreFinished(cgroup::ApplyOutcome outcome, std::string message)
 {
+    std::vector<CgroupChange> restores;
+    for (size_t done = current_; done > 0; --done) {
+        const CgroupChange& change = changes_[done - 1];
+        restores.push_back({change.backend, change.cgroup, previous_[done - 1].restrictedTo(change.target)});
+    }
     cgroup::ApplyOptions restoreOptions = options_;
     restoreOptions.force = true;
-    while (current_ > 0) {
-        --current_;
-        CgroupChange& change = changes_[current_];
-        const core::Resources previous = previous_[current_].restrictedTo(change.target);
-        cgroup::ApplyTransaction restore(*change.backend, change.cgroup, previous, restoreOptions);
-        while (restore.advance()) {
+    auto restore = [restores, restoreOptions, outcome, message = std::move(message)] {
+        std::vector<core::Resources> actual;
+        for (const auto& change : restores) {
+            cgroup::ApplyTransaction transaction(*change.backend, change.cgroup, change.target, restoreOptions);
+            while (transaction.advance()) {
+            }
+            if (transaction.outcome() != cgroup::ApplyOutcome::Applied)
+                spdlog::warn("{}: cannot restore {}: {}", change.cgroup, core::describe(change.target),
+                             transaction.message());
+            actual.push_back(transaction.actual());
         }
-        if (restore.outcome() != cgroup::ApplyOutcome::Applied)
-            spdlog::warn("{}: cannot restore {}: {}", change.cgroup, core::describe(previous), restore.message());
-        actual_[current_] = restore.actual();
+        return [actual, outcome, message](Execution& execution) {
+            for (size_t index = 0; index < actual.size(); ++index)
+                execution.actual_[execution.current_ - 1 - index] = actual[index];
+            execution.current_ = 0;
+            execution.finish(outcome, message);
+        };
+    };
+    if (std::any_of(restores.begin(), restores.end(), [this](const CgroupChange& change) { return offLoop(change); })) {
+        runOffLoop(std::move(restore));
+        return;
     }
+    restore()(*this);
 }
 
 void Execution::finish(cgroup::ApplyOutcome outcome, std::string message)

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -9,6 +11,7 @@
 #include "cgroup/limits_backend.h"
 #include "core/resources.h"
 #include "service/event_loop.h"
+#include "service/worker_thread.h"
 
 namespace resized::service {
 
@@ -24,12 +27,15 @@ struct CgroupChange {
 // (the caller orders them: decreases first, a parent raised before its
 // children and lowered after them); each is a cgroup::ApplyTransaction,
 // which restores its own keys when it fails. When one fails, the ones
-// already done are restored too, in reverse order.
+// already done are restored too, in reverse order. The steps of a backend
+// that waits for another process (systemd) run on `peerCalls`.
 class Execution {
 public:
     using Done = std::function<void(Execution&)>;
 
-    Execution(EventLoop& loop, std::vector<CgroupChange> changes, cgroup::ApplyOptions options, Done done);
+    // Without `peerCalls`, every step runs on the loop.
+    Execution(EventLoop& loop, std::vector<CgroupChange> changes, cgroup::ApplyOptions options, Done done,
+              WorkerThread* peerCalls = nullptr);
     Execution(const Execution&) = delete;
     Execution& operator=(const Execution&) = delete;
 
@@ -45,20 +51,30 @@ public:
 
 private:
     void advance();
-    void restoreFinished();
+    void stepAdvanced(std::optional<std::chrono::milliseconds> delay);
+    // The changes before the failed one go back to what they read first.
+    void restoreFinished(cgroup::ApplyOutcome outcome, std::string message);
     void finish(cgroup::ApplyOutcome outcome, std::string message);
+    bool offLoop(const CgroupChange& change) const { return peerCalls_ && change.backend->waitsForPeer(); }
+    // Runs `job` on peerCalls_ and its continuation on the loop, unless
+    // this execution has gone by then.
+    void runOffLoop(std::function<std::function<void(Execution&)>()> job);
 
     EventLoop& loop_;
     std::vector<CgroupChange> changes_;
     cgroup::ApplyOptions options_;
     Done done_;
+    WorkerThread* peerCalls_;
     size_t current_ = 0;
-    std::unique_ptr<cgroup::ApplyTransaction> step_;
+    // Shared with a worker thread while it advances the step.
+    std::shared_ptr<cgroup::ApplyTransaction> step_;
     std::vector<core::Resources> previous_;
     std::vector<core::Resources> actual_;
     cgroup::ApplyOutcome outcome_ = cgroup::ApplyOutcome::InProgress;
     std::string message_;
     EventSource timer_;
+    // Expires with the execution: a continuation from the worker checks it.
+    std::shared_ptr<Execution*> self_ = std::make_shared<Execution*>(this);
 };
 
 }  // namespace resized::service

@@ -97,7 +97,8 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
       deferred_(loop_, store_,
                 [this](const store::DeferredUpdate& update, DeferredQueue::Next next) {
                     offerDeferred(update, std::move(next));
-                })
+                }),
+      peerCalls_(loop_)
 {
 }
 
@@ -415,7 +416,7 @@ void ResourceManager::startExecution(const std::string& name, std::unique_ptr<In
     const std::string cgroupPath = inFlight.record.cgroupPath;
     inFlight.execution = std::make_unique<Execution>(
         loop_, std::vector<CgroupChange>{{&drivers_.forCgroup(cgroupPath), cgroupPath, inFlight.request}}, options,
-        [this, name](Execution&) { finishUpdate(name); });
+        [this, name](Execution&) { finishUpdate(name); }, &peerCalls_);
     inFlight_.emplace(name, std::move(update));
     inFlight.execution->start();
 }

@@ -28,6 +28,7 @@
 #include "service/node.h"
 #include "service/reconciler.h"
 #include "service/settings.h"
+#include "service/worker_thread.h"
 #include "service/workload_source.h"
 #include "store/state_store.h"
 
@@ -273,6 +274,9 @@ private:
     // The cgroups of the workloads the ledger counts as unheld.
     std::map<std::string, std::string> unheldCgroups_;
     std::chrono::steady_clock::time_point unheldReadAt_;
+    // Where the executor calls systemd (SetUnitProperties), one call after
+    // another, off the loop.
+    WorkerThread peerCalls_;
 };
 
 }  // namespace resized::service

@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
 #include "cgroup/cgroup_files.h"
 #include "cgroup/cgroupfs_v1.h"
 #include "cgroup_tree.h"
@@ -9,7 +13,8 @@
 #include "v1_test_cgroup.h"
 
 // A change over several cgroups, all or nothing, on the daemon's sd-event
-// loop: over a cgroup v1 file tree, and over real v1 cgroups where the
+// loop: over a cgroup v1 file tree, through a backend that waits for
+// another process as systemd's does, and over real v1 cgroups where the
 // kernel itself refuses a write.
 namespace resized::service {
 namespace {
@@ -31,10 +36,12 @@ protected:
     }
 
     // Starts an execution of `changes`; done_ counts its completions.
-    Execution& start(std::vector<CgroupChange> changes, cgroup::ApplyOptions options = {})
+    Execution& start(std::vector<CgroupChange> changes, cgroup::ApplyOptions options = {},
+                     WorkerThread* peerCalls = nullptr)
     {
         options.reclaimPollInterval = 10ms;
-        execution_ = std::make_unique<Execution>(loop_, std::move(changes), options, [this](Execution&) { ++done_; });
+        execution_ = std::make_unique<Execution>(
+            loop_, std::move(changes), options, [this](Execution&) { ++done_; }, peerCalls);
         execution_->start();
         return *execution_;
     }
@@ -138,6 +145,108 @@ TEST_F(ExecutionTest, AWaitThatEndsInMemoryInUseRestoresEveryCgroup)
     EXPECT_EQ(tree_.read("memory", kSecond, "memory.limit_in_bytes"), std::to_string(kGi));
     EXPECT_EQ(execution.actual(0).cpuMillis, kUnlimited);
     EXPECT_EQ(execution.actual(0).cpuWeight, 100u);
+}
+
+// The v1 file backend behind a call to another process, as systemd's
+// SetUnitProperties is: each write waits until the test lets one through,
+// and says from which thread it came.
+class PeerBackend final : public cgroup::LimitsBackend {
+public:
+    explicit PeerBackend(cgroup::LimitsBackend& files) : files_(files) {}
+
+    std::string_view driverName() const override { return "peer"; }
+    bool waitsForPeer() const override { return true; }
+    core::Resources read(const std::string& cgroup) const override { return files_.read(cgroup); }
+    void write(const std::string& cgroup, const core::Resources& limits) override
+    {
+        {
+            std::unique_lock lock(mutex_);
+            answered_.wait(lock, [this] { return passes_ > 0; });
+            --passes_;
+            writers_.push_back(std::this_thread::get_id());
+        }
+        files_.write(cgroup, limits);
+    }
+    uint64_t memoryUsage(const std::string& cgroup) const override { return files_.memoryUsage(cgroup); }
+    void reclaim(const std::string& cgroup, uint64_t bytes) override { files_.reclaim(cgroup, bytes); }
+    core::CpuSet parentCpus(const std::string& cgroup) const override { return files_.parentCpus(cgroup); }
+
+    void answer(int writes)
+    {
+        const std::lock_guard lock(mutex_);
+        passes_ += writes;
+        answered_.notify_all();
+    }
+    std::vector<std::thread::id> writers()
+    {
+        const std::lock_guard lock(mutex_);
+        return writers_;
+    }
+
+private:
+    cgroup::LimitsBackend& files_;
+    std::mutex mutex_;
+    std::condition_variable answered_;
+    int passes_ = 0;
+    std::vector<std::thread::id> writers_;
+};
+
+class PeerExecutionTest : public ExecutionTest {
+protected:
+    CgroupChange peerChange(const std::string& cgroup, core::Resources target)
+    {
+        return {.backend = &peer_, .cgroup = cgroup, .target = std::move(target)};
+    }
+
+    PeerBackend peer_{backend_};
+    WorkerThread peerCalls_{loop_};
+};
+
+TEST_F(PeerExecutionTest, APeersWritesWaitOffTheLoop)
+{
+    auto& execution = start({peerChange(kFirst, {.cpuMillis = 500})}, {}, &peerCalls_);
+    bool timerFired = false;
+    const auto timer = loop_.after(1ms, [&] { timerFired = true; });
+    ASSERT_TRUE(test::runLoopUntil(loop_, [&] { return timerFired; }));
+    EXPECT_EQ(done_, 0) << "done before the peer answered";
+
+    peer_.answer(1);
+    ASSERT_TRUE(finished());
+    EXPECT_EQ(execution.outcome(), cgroup::ApplyOutcome::Applied);
+    EXPECT_EQ(tree_.read("cpu", kFirst, "cpu.cfs_quota_us"), "50000");
+    ASSERT_EQ(peer_.writers().size(), 1u);
+    EXPECT_NE(peer_.writers().front(), std::this_thread::get_id());
+}
+
+TEST_F(PeerExecutionTest, AFailureAfterAPeersChangeRestoresItOffTheLoop)
+{
+    tree_.write("cpu", kFirst, "cpu.cfs_quota_us", "30000");
+    tree_.remove(kSecond);
+    peer_.answer(2);
+
+    auto& execution = start({peerChange(kFirst, {.cpuMillis = 800}), change(kSecond, {.cpuMillis = 200})}, {},
+                            &peerCalls_);
+
+    ASSERT_TRUE(finished());
+    EXPECT_EQ(execution.outcome(), cgroup::ApplyOutcome::Failed);
+    EXPECT_EQ(tree_.read("cpu", kFirst, "cpu.cfs_quota_us"), "30000");
+    EXPECT_EQ(execution.actual(0).cpuMillis, 300u);
+    const auto writers = peer_.writers();
+    ASSERT_EQ(writers.size(), 2u) << "the change and its restore";
+    EXPECT_NE(writers.back(), std::this_thread::get_id());
+}
+
+TEST_F(PeerExecutionTest, AnExecutionGoneBeforeThePeerAnswersIsNotCalledBack)
+{
+    start({peerChange(kFirst, {.cpuMillis = 500})}, {}, &peerCalls_);
+    execution_.reset();
+    peer_.answer(1);
+
+    bool timerFired = false;
+    const auto timer = loop_.after(50ms, [&] { timerFired = true; });
+    ASSERT_TRUE(test::runLoopUntil(loop_, [&] { return timerFired; }));
+    EXPECT_EQ(done_, 0);
+    EXPECT_EQ(peer_.writers().size(), 1u);
 }
 
 // The kernel's refusal, not a missing file: a cpuset outside the parent's.
