@@ -37,15 +37,13 @@ constexpr auto kIncreaseOrder = [] {
 // kUnlimited is the largest number.
 bool lowers(const core::NumberKey&, uint64_t from, uint64_t to) { return to < from; }
 
-// A CPU list is lower when it is a strict subset, and the empty list (all
+// A set of CPUs is lower when it is a strict subset, and the empty set (all
 // CPUs) is the largest.
-bool lowers(const core::CpuListKey&, const std::string& from, const std::string& to)
+bool lowers(const core::CpuListKey&, const core::CpuSet& from, const core::CpuSet& to)
 {
-    const auto fromCpus = core::parseCpuSet(from);
-    const auto toCpus = core::parseCpuSet(to);
-    if (!fromCpus || !toCpus || toCpus->empty())
+    if (to.empty())
         return false;
-    return fromCpus->empty() || (*toCpus != *fromCpus && core::isSubset(*toCpus, *fromCpus));
+    return from.empty() || (to != from && core::isSubset(to, from));
 }
 
 // Whether going from `from` to `to` lowers `key`; both must name it.
@@ -68,14 +66,6 @@ std::string formatDuration(std::chrono::microseconds duration)
     return std::to_string(duration.count()) + "us";
 }
 
-// The canonical form, so that "0,1" and "0-1" are the same value; a list
-// that does not parse stays as it is, for the kernel to refuse.
-std::string canonicalCpus(const std::string& cpus)
-{
-    const auto parsed = core::parseCpuSet(cpus);
-    return parsed ? core::formatCpuSet(*parsed) : cpus;
-}
-
 std::string joined(const std::vector<std::string>& words)
 {
     std::string text;
@@ -90,8 +80,6 @@ ApplyTransaction::ApplyTransaction(LimitsBackend& backend, std::string cgroup,
                                    core::Resources target, ApplyOptions options)
     : backend_(backend), cgroup_(std::move(cgroup)), target_(std::move(target)), options_(options)
 {
-    if (target_.allowedCpus)
-        target_.allowedCpus = canonicalCpus(*target_.allowedCpus);
 }
 
 std::optional<std::chrono::milliseconds> ApplyTransaction::advance()

@@ -59,11 +59,10 @@ core::CpuSet parseCpus(std::string_view text, const std::filesystem::path& sourc
     return *cpus;
 }
 
-std::string allowedCpus(std::string_view text, const core::CpuSet& parentCpus,
-                        const std::filesystem::path& source)
+core::CpuSet allowedCpus(std::string_view text, const core::CpuSet& parentCpus, const std::filesystem::path& source)
 {
-    const auto cpus = parseCpus(text, source);
-    return cpus == parentCpus ? std::string() : core::formatCpuSet(cpus);
+    auto cpus = parseCpus(text, source);
+    return cpus == parentCpus ? core::CpuSet{} : cpus;
 }
 
 CpuBandwidth bandwidthForMillis(uint64_t millis)

@@ -21,10 +21,10 @@ std::string formatLimit(uint64_t value);
 
 core::CpuSet parseCpus(std::string_view text, const std::filesystem::path& source);
 
-// What a cgroup's cpuset file means for AllowedCpus: the empty string when it
+// What a cgroup's cpuset file means for AllowedCpus: the empty set when it
 // is empty (v2: inherit) or names exactly the CPUs the parent offers,
-// otherwise the canonical list.
-std::string allowedCpus(std::string_view text, const core::CpuSet& parentCpus,
+// otherwise the CPUs it names.
+core::CpuSet allowedCpus(std::string_view text, const core::CpuSet& parentCpus,
                         const std::filesystem::path& source);
 
 // CFS bandwidth, as both v1 and v2 express a CPU limit.

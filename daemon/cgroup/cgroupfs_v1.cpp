@@ -111,9 +111,8 @@ void CgroupfsV1Backend::write(const std::string& cgroup, const core::Resources& 
     // A v1 cpuset cannot be empty while it holds tasks: "all" is all the
     // parent offers.
     if (limits.allowedCpus) {
-        const auto cpus = limits.allowedCpus->empty() ? core::formatCpuSet(parentCpus(cgroup))
-                                                      : *limits.allowedCpus;
-        writeFile(directory("cpuset", cgroup) / "cpuset.cpus", cpus);
+        const auto cpus = limits.allowedCpus->empty() ? parentCpus(cgroup) : *limits.allowedCpus;
+        writeFile(directory("cpuset", cgroup) / "cpuset.cpus", core::formatCpuSet(cpus));
     }
 }
 

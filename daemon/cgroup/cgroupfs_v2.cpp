@@ -73,7 +73,7 @@ void CgroupfsV2Backend::write(const std::string& cgroup, const core::Resources& 
     // An empty cpuset.cpus inherits the parent's CPUs. The newline makes the
     // write non-empty: a write of zero bytes never reaches the kernel's parser.
     if (limits.allowedCpus)
-        writeFile(dir / "cpuset.cpus", *limits.allowedCpus + '\n');
+        writeFile(dir / "cpuset.cpus", core::formatCpuSet(*limits.allowedCpus) + '\n');
 }
 
 uint64_t CgroupfsV2Backend::memoryUsage(const std::string& cgroup) const

@@ -76,12 +76,12 @@ public:
 };
 
 // `limits` as the backend would read them back: a cpuset equal to the
-// parent's reads as "" (unrestricted). Compare wanted values through this.
+// parent's reads as empty (unrestricted). Compare wanted values through this.
 inline core::Resources asBackendReads(const LimitsBackend& backend, const std::string& cgroup,
                                       core::Resources limits)
 {
-    if (limits.allowedCpus && core::parseCpuSet(*limits.allowedCpus) == backend.parentCpus(cgroup))
-        limits.allowedCpus = "";
+    if (limits.allowedCpus && *limits.allowedCpus == backend.parentCpus(cgroup))
+        limits.allowedCpus = core::CpuSet{};
     return limits;
 }
 

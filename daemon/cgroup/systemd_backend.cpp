@@ -167,13 +167,10 @@ void SystemdBackend::write(const std::string& cgroup, const core::Resources& lim
     }
 }
 
-core::CpuSet SystemdBackend::cpusToAllow(const std::string& cgroup, const std::string& list) const
+core::CpuSet SystemdBackend::cpusToAllow(const std::string& cgroup, const core::CpuSet& cpus) const
 {
-    const auto cpus = core::parseCpuSet(list);
-    if (!cpus)
-        throw CgroupError("AllowedCPUs: not a cpuset list: \"" + list + '"');
-    if (!cpus->empty())
-        return *cpus;
+    if (!cpus.empty())
+        return cpus;
     // An empty AllowedCPUs= makes systemd forget the setting but leave
     // cpuset.cpus as it was (systemd 252): lifting a restriction takes
     // naming every CPU the parent offers.

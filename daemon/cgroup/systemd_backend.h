@@ -57,8 +57,8 @@ private:
     // The system bus, (re)connected when it is not open: dbus-daemon may
     // have restarted since the last write.
     sd_bus* systemBus();
-    // The CPUs to send as AllowedCPUs for the cpuset list `list`.
-    core::CpuSet cpusToAllow(const std::string& cgroup, const std::string& list) const;
+    // The CPUs to send as AllowedCPUs for AllowedCpus `cpus`.
+    core::CpuSet cpusToAllow(const std::string& cgroup, const core::CpuSet& cpus) const;
 
     std::filesystem::path root_;
     // An sd-bus connection serves one thread at a time: writes come from a

@@ -19,17 +19,9 @@ bool same(const NumberKey& key, uint64_t expected, uint64_t actual)
     return difference <= key.driftTolerance;
 }
 
-// Compared as sets, so "0,1" matches "0-1". The empty list ("all CPUs")
-// matches only itself: backends already read a cpuset equal to the parent's
-// as empty.
-bool same(const CpuListKey&, const std::string& expected, const std::string& actual)
-{
-    const auto expectedCpus = parseCpuSet(expected);
-    const auto actualCpus = parseCpuSet(actual);
-    if (!expectedCpus || !actualCpus)
-        return expected == actual;
-    return *expectedCpus == *actualCpus;
-}
+// The empty set ("all CPUs") matches only itself: backends already read a
+// cpuset equal to the parent's as empty.
+bool same(const CpuListKey&, const CpuSet& expected, const CpuSet& actual) { return expected == actual; }
 
 }  // namespace
 

@@ -1,6 +1,15 @@
 #include "core/resource_keys.h"
 
+#include <stdexcept>
+
 namespace resized::core {
+
+CpuSet CpuListKey::fromWire(const Wire& list) const
+{
+    if (auto cpus = parseCpuSet(list))
+        return std::move(*cpus);
+    throw std::invalid_argument(std::string(name) + " \"" + list + "\" is not a CPU list such as \"0-3,6\"");
+}
 
 std::string_view nameOf(ResourceKey key)
 {

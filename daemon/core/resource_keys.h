@@ -32,6 +32,8 @@ enum class Unit { Millicores, Bytes, Plain };
 // A key whose value is a number (D-Bus type "t").
 struct NumberKey {
     using Value = uint64_t;
+    // On D-Bus and in the state database.
+    using Wire = uint64_t;
 
     ResourceKey key;
     // In D-Bus dictionaries, the state database and error messages.
@@ -49,12 +51,16 @@ struct NumberKey {
 
     constexpr std::optional<Value>& of(Resources& resources) const { return resources.*member; }
     constexpr const std::optional<Value>& of(const Resources& resources) const { return resources.*member; }
+    static Value fromWire(Wire wire) { return wire; }
+    static Wire toWire(Value value) { return value; }
 };
 
-// A key whose value is a cpuset list (D-Bus type "s"), canonical once
-// validated; the empty list means all CPUs.
+// A key whose value is a set of CPUs, a cpuset list on D-Bus (type "s",
+// "0-3,6") and in the state database, parsed once where it comes in; the
+// empty set means all CPUs.
 struct CpuListKey {
-    using Value = std::string;
+    using Value = CpuSet;
+    using Wire = std::string;
 
     ResourceKey key;
     std::string_view name;
@@ -63,11 +69,17 @@ struct CpuListKey {
 
     constexpr std::optional<Value>& of(Resources& resources) const { return resources.*member; }
     constexpr const std::optional<Value>& of(const Resources& resources) const { return resources.*member; }
+    // Throws std::invalid_argument, naming the key, for a malformed list.
+    Value fromWire(const Wire& list) const;
+    static Wire toWire(const Value& cpus) { return formatCpuSet(cpus); }
 };
 
 // The type of a key's value: ValueOf<decltype(key)> in a generic visitor.
 template <typename Key>
 using ValueOf = typename std::remove_cvref_t<Key>::Value;
+// The type of its value on D-Bus and in the state database.
+template <typename Key>
+using WireOf = typename std::remove_cvref_t<Key>::Wire;
 
 // Every key, in the contract's order (the order of messages and of
 // driftedKeys()).

@@ -20,9 +20,9 @@ std::string formatValue(const NumberKey& key, uint64_t value)
     return std::to_string(value);
 }
 
-std::string formatValue(const CpuListKey&, const std::string& cpus)
+std::string formatValue(const CpuListKey&, const CpuSet& cpus)
 {
-    return cpus.empty() ? "all" : cpus;
+    return cpus.empty() ? "all" : formatCpuSet(cpus);
 }
 
 }  // namespace

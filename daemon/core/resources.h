@@ -5,6 +5,8 @@
 #include <optional>
 #include <string>
 
+#include "core/cpuset.h"
+
 namespace resized::core {
 
 // UINT64_MAX means "no limit" for every numeric key of the D-Bus contract.
@@ -26,8 +28,8 @@ struct Resources {
     std::optional<uint64_t> memoryMax{};
     std::optional<uint64_t> memoryHigh{};
     std::optional<uint64_t> cpuWeight{};
-    // Canonical cpuset list ("0-3,6"); empty means all CPUs.
-    std::optional<std::string> allowedCpus{};
+    // The CPUs a workload may run on; empty means all CPUs.
+    std::optional<CpuSet> allowedCpus{};
 
     bool empty() const;
     // This set with every key that `change` names replaced by its value.

@@ -6,7 +6,7 @@
 namespace resized::core {
 namespace {
 
-std::optional<std::string> check(const NumberKey& key, std::optional<uint64_t>& value)
+std::optional<std::string> check(const NumberKey& key, const std::optional<uint64_t>& value)
 {
     if (!value || (key.unlimitedAllowed && *value == kUnlimited))
         return std::nullopt;
@@ -16,20 +16,12 @@ std::optional<std::string> check(const NumberKey& key, std::optional<uint64_t>& 
            ".." + std::to_string(key.max) + (key.unlimitedAllowed ? " (or UINT64_MAX for no limit)" : "");
 }
 
-std::optional<std::string> check(const CpuListKey& key, std::optional<std::string>& value)
-{
-    if (!value)
-        return std::nullopt;
-    const auto cpus = parseCpuSet(*value);
-    if (!cpus)
-        return std::string(key.name) + " \"" + *value + "\" is not a CPU list such as \"0-3,6\"";
-    value = formatCpuSet(*cpus);
-    return std::nullopt;
-}
+// Any set of CPUs is valid here: a malformed list never became one.
+std::optional<std::string> check(const CpuListKey&, const std::optional<CpuSet>&) { return std::nullopt; }
 
 }  // namespace
 
-std::optional<std::string> validateAndCanonicalise(Resources& resources)
+std::optional<std::string> outOfRange(const Resources& resources)
 {
     std::optional<std::string> error;
     forEachResourceKey([&](const auto& key) {

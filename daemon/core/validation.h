@@ -7,9 +7,9 @@
 
 namespace resized::core {
 
-// Checks every value against the ranges of the D-Bus contract and
-// canonicalises the cpuset list in place. Returns a sentence naming the
-// offending key when a value is out of range, nullopt when all are valid.
-std::optional<std::string> validateAndCanonicalise(Resources& resources);
+// Checks every value against the ranges of the D-Bus contract. Returns a
+// sentence naming the offending key when a value is out of range, nullopt
+// when all are valid.
+std::optional<std::string> outOfRange(const Resources& resources);
 
 }  // namespace resized::core

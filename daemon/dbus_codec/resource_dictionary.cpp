@@ -14,14 +14,19 @@ core::Resources decodeResources(const Dictionary& dictionary)
         core::forEachResourceKey([&](const auto& key) {
             if (key.name != entry.first)
                 return;
-            key.of(resources) = valueOf<core::ValueOf<decltype(key)>>(entry.first, entry.second);
+            const auto wire = valueOf<core::WireOf<decltype(key)>>(entry.first, entry.second);
+            try {
+                key.of(resources) = key.fromWire(wire);
+            } catch (const std::invalid_argument& malformed) {
+                throw InvalidDictionary(malformed.what());
+            }
             known = true;
         });
         if (!known)
             throw InvalidDictionary("unknown resource key \"" + entry.first +
                                     "\" (known: " + core::allResourceKeyNames() + ")");
     }
-    if (auto error = core::validateAndCanonicalise(resources))
+    if (auto error = core::outOfRange(resources))
         throw InvalidDictionary(*error);
     return resources;
 }
@@ -30,10 +35,15 @@ core::Resources decodeReportedResources(const Dictionary& dictionary)
 {
     core::Resources resources;
     core::forEachResourceKey([&](const auto& key) {
-        using Value = core::ValueOf<decltype(key)>;
+        using Wire = core::WireOf<decltype(key)>;
         const auto it = dictionary.find(std::string(key.name));
-        if (it != dictionary.end() && it->second.template containsValueOfType<Value>())
-            key.of(resources) = it->second.template get<Value>();
+        if (it == dictionary.end() || !it->second.template containsValueOfType<Wire>())
+            return;
+        try {
+            key.of(resources) = key.fromWire(it->second.template get<Wire>());
+        } catch (const std::invalid_argument&) {
+            // What a newer daemon reports and this reader cannot take.
+        }
     });
     return resources;
 }
@@ -43,7 +53,7 @@ Dictionary encodeResources(const core::Resources& resources)
     Dictionary dictionary;
     core::forEachResourceKey([&](const auto& key) {
         if (const auto& value = key.of(resources))
-            dictionary.emplace(std::string(key.name), sdbus::Variant(*value));
+            dictionary.emplace(std::string(key.name), sdbus::Variant(key.toWire(*value)));
     });
     return dictionary;
 }

@@ -32,8 +32,9 @@ T valueOf(const std::string& key, const sdbus::Variant& value)
     return value.get<T>();
 }
 
-// A resource dictionary a caller sent, validated and canonicalised
-// (core::validateAndCanonicalise). Throws InvalidDictionary.
+// A resource dictionary a caller sent, its cpuset lists parsed and its
+// values checked against the contract's ranges (core::outOfRange). Throws
+// InvalidDictionary.
 core::Resources decodeResources(const Dictionary& dictionary);
 
 // A resource dictionary the daemon reported (Desired, Actual, a signal's

@@ -104,7 +104,7 @@ std::optional<uint64_t> createCpuMillis(const json& object, const LimitFields& f
     return millis >= core::kUnlimited ? core::kUnlimited - 1 : static_cast<uint64_t>(millis);
 }
 
-std::optional<std::string> createAllowedCpus(const json& object, const char* key)
+std::optional<core::CpuSet> createAllowedCpus(const json& object, const char* key)
 {
     auto field = object.find(key);
     if (field == object.end() || field->is_null())
@@ -115,7 +115,7 @@ std::optional<std::string> createAllowedCpus(const json& object, const char* key
     auto cpus = core::parseCpuSet(text);
     if (!cpus)
         throw MalformedReply(std::string(key) + " is not a cpuset list: " + text);
-    return core::formatCpuSet(*cpus);
+    return cpus;
 }
 
 core::Resources createLimits(const json& object, const LimitFields& fields)

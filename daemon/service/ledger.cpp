@@ -18,17 +18,16 @@ core::NodeBudget Ledger::budget()
 core::AdmissionDecision Ledger::assess(const AdmissionQuestion& question)
 {
     if (question.allowedCpus && !question.allowedCpus->empty()) {
-        const auto asked = core::parseCpuSet(*question.allowedCpus).value_or(core::CpuSet{});
+        const core::CpuSet& asked = *question.allowedCpus;
         core::AdmissionDecision refusal;
         refusal.verdict = core::Verdict::Infeasible;
         if (!core::isSubset(asked, nodeCpus_)) {
-            refusal.reason = "asked CPUs " + *question.allowedCpus + ", this node has " +
+            refusal.reason = "asked CPUs " + core::formatCpuSet(asked) + ", this node has " +
                              core::formatCpuSet(nodeCpus_);
             return refusal;
         }
         if (question.parentCpus && !core::isSubset(asked, *question.parentCpus)) {
-            refusal.reason = "asked CPUs " + *question.allowedCpus +
-                             ", the workload's parent cgroup allows " +
+            refusal.reason = "asked CPUs " + core::formatCpuSet(asked) + ", the workload's parent cgroup allows " +
                              core::formatCpuSet(*question.parentCpus);
             return refusal;
         }

@@ -20,7 +20,7 @@ struct AdmissionQuestion {
     core::Amounts held;
     core::Amounts wanted;
     // The cpuset asked for, if any ("" = all).
-    std::optional<std::string> allowedCpus;
+    std::optional<core::CpuSet> allowedCpus;
     // The CPUs the workload's parent cgroup allows, when it has a cgroup.
     std::optional<core::CpuSet> parentCpus;
 };

@@ -12,7 +12,7 @@ std::string toJson(const core::Resources& resources)
     nlohmann::json object = nlohmann::json::object();
     core::forEachResourceKey([&](const auto& key) {
         if (const auto& value = key.of(resources))
-            object[std::string(key.name)] = *value;
+            object[std::string(key.name)] = key.toWire(*value);
     });
     return object.dump();
 }
@@ -24,10 +24,12 @@ core::Resources resourcesFromJson(const std::string& text)
         core::Resources resources;
         core::forEachResourceKey([&](const auto& key) {
             if (const auto it = object.find(std::string(key.name)); it != object.end())
-                key.of(resources) = it->template get<core::ValueOf<decltype(key)>>();
+                key.of(resources) = key.fromWire(it->template get<core::WireOf<decltype(key)>>());
         });
         return resources;
     } catch (const nlohmann::json::exception& error) {
+        throw StoreError("malformed resource set in the state database: " + std::string(error.what()));
+    } catch (const std::invalid_argument& error) {
         throw StoreError("malformed resource set in the state database: " + std::string(error.what()));
     }
 }

@@ -171,7 +171,7 @@ protected:
 };
 
 const core::Resources kLimits{.cpuMillis = 250, .memoryMax = 64 * kMi, .memoryHigh = 48 * kMi,
-                              .cpuWeight = 50, .allowedCpus = "1"};
+                              .cpuWeight = 50, .allowedCpus = core::CpuSet{1}};
 
 TEST_F(SystemdBackendTest, WritesEveryLimitAsAUnitProperty)
 {
@@ -204,7 +204,7 @@ TEST_F(SystemdBackendTest, UnlimitedLiftsEachLimit)
     backend_.write(scope_->cgroup(), kLimits);
 
     const core::Resources unlimited{.cpuMillis = kUnlimited, .memoryMax = kUnlimited, .memoryHigh = kUnlimited,
-                                    .cpuWeight = 100, .allowedCpus = ""};
+                                    .cpuWeight = 100, .allowedCpus = core::CpuSet{}};
     backend_.write(scope_->cgroup(), unlimited);
 
     EXPECT_EQ(backend_.read(scope_->cgroup()), unlimited);
@@ -223,7 +223,7 @@ TEST_F(SystemdBackendTest, WritesOnlyTheKeysItIsGiven)
 
 TEST_F(SystemdBackendTest, ReadsUsageAndParentCpusFromTheCgroup)
 {
-    backend_.write(scope_->cgroup(), core::Resources{.allowedCpus = "1"});
+    backend_.write(scope_->cgroup(), core::Resources{.allowedCpus = core::CpuSet{1}});
 
     EXPECT_GT(backend_.memoryUsage(scope_->cgroup()), 0u);
     const core::CpuSet online{0, 1};

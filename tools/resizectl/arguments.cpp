@@ -153,14 +153,14 @@ std::optional<uint64_t> parseCpuWeightArgument(std::string_view text)
     return parseUnsigned(text);
 }
 
-std::optional<std::string> parseCpusArgument(std::string_view text)
+std::optional<core::CpuSet> parseCpusArgument(std::string_view text)
 {
     if (text.empty() || text == "all")
-        return std::string{};
-    const auto cpus = core::parseCpuSet(text);
+        return core::CpuSet{};
+    auto cpus = core::parseCpuSet(text);
     if (!cpus || cpus->empty())
         return std::nullopt;
-    return core::formatCpuSet(*cpus);
+    return cpus;
 }
 
 std::optional<std::chrono::microseconds> parseTimespan(std::string_view text)

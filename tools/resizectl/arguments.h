@@ -6,6 +6,8 @@
 #include <string>
 #include <string_view>
 
+#include "core/cpuset.h"
+
 namespace resized::ctl {
 
 // Command-line values as people write them, besides the CPU quantities of
@@ -15,8 +17,8 @@ namespace resized::ctl {
 
 // A plain integer, as cgroup v2 writes cpu.weight.
 std::optional<uint64_t> parseCpuWeightArgument(std::string_view text);
-// A cpuset list, answered in canonical form; "" and "all" mean every CPU.
-std::optional<std::string> parseCpusArgument(std::string_view text);
+// A cpuset list such as 0-3,6; "" and "all" mean every CPU (the empty set).
+std::optional<core::CpuSet> parseCpusArgument(std::string_view text);
 // A systemd-style time span: "5s", "500ms", "1min 30s", "2h"; a bare number
 // is seconds.
 std::optional<std::chrono::microseconds> parseTimespan(std::string_view text);

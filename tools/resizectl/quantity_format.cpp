@@ -47,7 +47,7 @@ std::string describeLimits(const core::Resources& resources)
     if (resources.cpuWeight)
         add("cpu.weight", std::to_string(*resources.cpuWeight));
     if (resources.allowedCpus)
-        add("cpus", resources.allowedCpus->empty() ? "all" : *resources.allowedCpus);
+        add("cpus", resources.allowedCpus->empty() ? "all" : core::formatCpuSet(*resources.allowedCpus));
     return text.empty() ? "none" : text;
 }
 

@@ -52,7 +52,7 @@ uint64_t cpuWeight(std::string_view value)
     return *weight;
 }
 
-std::string allowedCpus(std::string_view value)
+core::CpuSet allowedCpus(std::string_view value)
 {
     // systemd separates entries by commas, blanks or both.
     std::string list;

@@ -23,14 +23,14 @@ TEST(CpuWeightArgument, IsAWholeNumber)
 
 TEST(CpusArgument, IsCanonicalised)
 {
-    EXPECT_EQ(parseCpusArgument("0-3,6"), "0-3,6");
-    EXPECT_EQ(parseCpusArgument("3,0,1,2"), "0-3");
+    EXPECT_EQ(parseCpusArgument("0-3,6"), (core::CpuSet{0, 1, 2, 3, 6}));
+    EXPECT_EQ(parseCpusArgument("3,0,1,2"), (core::CpuSet{0, 1, 2, 3}));
 }
 
 TEST(CpusArgument, AllAndEmptyMeanEveryCpu)
 {
-    EXPECT_EQ(parseCpusArgument("all"), "");
-    EXPECT_EQ(parseCpusArgument(""), "");
+    EXPECT_EQ(parseCpusArgument("all"), core::CpuSet{});
+    EXPECT_EQ(parseCpusArgument(""), core::CpuSet{});
 }
 
 TEST(CpusArgument, RefusesMalformedLists)

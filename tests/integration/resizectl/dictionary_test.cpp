@@ -12,7 +12,7 @@ using namespace std::chrono_literals;
 TEST(ResourceDictionary, CarriesOnlyTheNamedKeysWithContractTypes)
 {
     core::Resources resources = cpuAndMemory(1500, std::nullopt);
-    resources.allowedCpus = "0-1";
+    resources.allowedCpus = core::CpuSet{0, 1};
     const Dictionary dictionary = toDictionary(resources);
 
     ASSERT_EQ(dictionary.size(), 2u);
@@ -29,7 +29,7 @@ TEST(ResourceDictionary, RoundTripsEveryResource)
         .memoryMax = core::kUnlimited,
         .memoryHigh = 256ull << 20,
         .cpuWeight = 100,
-        .allowedCpus = "",
+        .allowedCpus = core::CpuSet{},
     };
     EXPECT_EQ(resourcesFromDictionary(toDictionary(resources)), resources);
 }

@@ -189,7 +189,7 @@ TEST(Limits, DescribeEveryResourceInHumanUnits)
     core::Resources resources = cpuAndMemory(1500, 24'421'940ull << 10);
     resources.memoryHigh = 256ull << 20;
     resources.cpuWeight = 100;
-    resources.allowedCpus = "";
+    resources.allowedCpus = core::CpuSet{};
     EXPECT_EQ(describeLimits(resources), "cpu=1500m memory.max=23.3Gi memory.high=256Mi cpu.weight=100 cpus=all");
     EXPECT_EQ(describeLimits(core::Resources{}), "none");
 }

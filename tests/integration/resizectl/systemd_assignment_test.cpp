@@ -57,10 +57,10 @@ TEST(SystemdAssignment, CpuWeightIsAWholeNumberAndEmptyIsTheDefault)
 
 TEST(SystemdAssignment, AllowedCpusTakesCommasAndBlanks)
 {
-    EXPECT_EQ(parseSystemdAssignment("AllowedCPUs=0-1").allowedCpus, "0-1");
-    EXPECT_EQ(parseSystemdAssignment("AllowedCPUs=0 2 3").allowedCpus, "0,2-3");
-    EXPECT_EQ(parseSystemdAssignment("AllowedCPUs=0, 1").allowedCpus, "0-1");
-    EXPECT_EQ(parseSystemdAssignment("AllowedCPUs=").allowedCpus, "");
+    EXPECT_EQ(parseSystemdAssignment("AllowedCPUs=0-1").allowedCpus, (core::CpuSet{0, 1}));
+    EXPECT_EQ(parseSystemdAssignment("AllowedCPUs=0 2 3").allowedCpus, (core::CpuSet{0, 2, 3}));
+    EXPECT_EQ(parseSystemdAssignment("AllowedCPUs=0, 1").allowedCpus, (core::CpuSet{0, 1}));
+    EXPECT_EQ(parseSystemdAssignment("AllowedCPUs=").allowedCpus, core::CpuSet{});
     EXPECT_THROW(parseSystemdAssignment("AllowedCPUs=3-1"), AssignmentError);
     EXPECT_THROW(parseSystemdAssignment("AllowedCPUs=all"), AssignmentError);
 }

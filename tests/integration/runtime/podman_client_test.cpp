@@ -148,7 +148,7 @@ TEST_F(PodmanClientTest, CreateTimeLimits)
     expected.memoryMax = 64ull << 20;
     expected.memoryHigh = 32ull << 20;
     expected.cpuWeight = 50;
-    expected.allowedCpus = "0";
+    expected.allowedCpus = core::CpuSet{0};
     EXPECT_EQ(container->createLimits, expected) << core::describe(container->createLimits);
 }
 

@@ -37,7 +37,7 @@ TEST(ResourceDictionary, EncodesEveryKeyWithItsContractType)
 
 TEST(ResourceDictionary, EncodesOnlyTheKeysNamed)
 {
-    const Dictionary dictionary = encodeResources({.allowedCpus = ""});
+    const Dictionary dictionary = encodeResources({.allowedCpus = core::CpuSet{}});
     ASSERT_EQ(dictionary.size(), 1u);
     EXPECT_EQ(dictionary.at("AllowedCpus").get<std::string>(), "");
     EXPECT_TRUE(encodeResources({}).empty());
@@ -46,7 +46,7 @@ TEST(ResourceDictionary, EncodesOnlyTheKeysNamed)
 TEST(ResourceDictionary, DecodingARequestCanonicalisesTheCpuList)
 {
     EXPECT_EQ(decodeResources({{"AllowedCpus", sdbus::Variant(std::string("3,0-1,2"))}}),
-              (core::Resources{.allowedCpus = "0-3"}));
+              (core::Resources{.allowedCpus = (core::CpuSet{0, 1, 2, 3})}));
 }
 
 TEST(ResourceDictionary, ARequestBreakingTheContractIsRefusedWithTheReason)

@@ -97,7 +97,7 @@ TEST_F(ApplierV1, DecreasesBeforeIncreases)
 {
     given({.cpuMillis = 1000, .memoryMax = 256 * kMi, .cpuWeight = 100});
     const core::Resources target{
-        .cpuMillis = 500, .memoryMax = 512 * kMi, .cpuWeight = 200, .allowedCpus = "0"};
+        .cpuMillis = 500, .memoryMax = 512 * kMi, .cpuWeight = 200, .allowedCpus = core::CpuSet{0}};
 
     const auto transaction = apply(target);
 
@@ -106,7 +106,7 @@ TEST_F(ApplierV1, DecreasesBeforeIncreases)
     EXPECT_EQ(backend_.writes,
               (Writes{"cpu=500m", "cpus=0", "memory.max=512Mi", "cpu.weight=200"}));
     EXPECT_EQ(transaction.previous().cpuMillis, 1000u);
-    EXPECT_EQ(transaction.previous().allowedCpus, "");
+    EXPECT_EQ(transaction.previous().allowedCpus, core::CpuSet{});
     EXPECT_EQ(now().restrictedTo(target), target);
     EXPECT_EQ(transaction.actual(), now());
     EXPECT_EQ(cgroup().read("cpu", "cpu.cfs_quota_us"), "50000");
@@ -126,21 +126,21 @@ TEST_F(ApplierV1, UnlimitedIsTheLargestValue)
 TEST_F(ApplierV1, LeavesUnchangedKeysAlone)
 {
     given({.cpuMillis = 1500, .cpuWeight = 100});
-    const auto transaction = apply({.cpuMillis = 1500, .cpuWeight = 300, .allowedCpus = ""});
+    const auto transaction = apply({.cpuMillis = 1500, .cpuWeight = 300, .allowedCpus = core::CpuSet{}});
     ASSERT_EQ(transaction.outcome(), ApplyOutcome::Applied) << transaction.message();
     EXPECT_EQ(backend_.writes, (Writes{"cpu.weight=300"}));
 }
 
 TEST_F(ApplierV1, CpusNamingAllTheParentsCpusAreNoRestriction)
 {
-    given({.allowedCpus = "0"});
-    const auto parentCpus = core::formatCpuSet(backend_.parentCpus(child()));
+    given({.allowedCpus = core::CpuSet{0}});
+    const auto parentCpus = backend_.parentCpus(child());
 
     const auto transaction = apply({.allowedCpus = parentCpus});
 
     ASSERT_EQ(transaction.outcome(), ApplyOutcome::Applied) << transaction.message();
-    EXPECT_EQ(cgroup().read("cpuset", "cpuset.cpus"), parentCpus);
-    EXPECT_EQ(transaction.actual().allowedCpus, "");
+    EXPECT_EQ(cgroup().read("cpuset", "cpuset.cpus"), core::formatCpuSet(parentCpus));
+    EXPECT_EQ(transaction.actual().allowedCpus, core::CpuSet{});
 }
 
 TEST_F(ApplierV1, CpusTheKernelRefusesRollBackTheCpuLimit)
@@ -149,7 +149,7 @@ TEST_F(ApplierV1, CpusTheKernelRefusesRollBackTheCpuLimit)
     cgroup_.emplace("0");
     given({.cpuMillis = 1500});
 
-    const auto transaction = apply({.cpuMillis = 500, .allowedCpus = "1"});
+    const auto transaction = apply({.cpuMillis = 500, .allowedCpus = core::CpuSet{1}});
 
     EXPECT_EQ(transaction.outcome(), ApplyOutcome::Failed);
     EXPECT_NE(transaction.message().find("AllowedCpus"), std::string::npos) << transaction.message();

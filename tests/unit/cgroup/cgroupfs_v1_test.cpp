@@ -38,7 +38,7 @@ TEST_F(CgroupfsV1, ReadsANewCgroupAsUnlimited)
                                    .memoryMax = kUnlimited,
                                    .memoryHigh = kUnlimited,
                                    .cpuWeight = 100,
-                                   .allowedCpus = ""};
+                                   .allowedCpus = core::CpuSet{}};
     EXPECT_EQ(backend_.read(child()), expected);
 }
 
@@ -139,15 +139,15 @@ TEST(SharesMapping, FollowsSystemd)
 
 TEST_F(CgroupfsV1, AllowedCpus)
 {
-    backend_.write(child(), {.allowedCpus = "1"});
+    backend_.write(child(), {.allowedCpus = core::CpuSet{1}});
     EXPECT_EQ(cgroup().read("cpuset", "cpuset.cpus"), "1");
-    EXPECT_EQ(backend_.read(child()).allowedCpus, "1");
+    EXPECT_EQ(backend_.read(child()).allowedCpus, core::CpuSet{1});
 
     // A v1 cpuset is never empty: "all" is all the parent offers.
-    backend_.write(child(), {.allowedCpus = ""});
+    backend_.write(child(), {.allowedCpus = core::CpuSet{}});
     const auto rootCpus = cgroup().read("cpuset", "cpuset.cpus");
     EXPECT_EQ(core::parseCpuSet(rootCpus), backend_.parentCpus(child()));
-    EXPECT_EQ(backend_.read(child()).allowedCpus, "");
+    EXPECT_EQ(backend_.read(child()).allowedCpus, core::CpuSet{});
 }
 
 TEST_F(CgroupfsV1, TheKernelRefusesCpusOutsideTheParent)
@@ -155,8 +155,8 @@ TEST_F(CgroupfsV1, TheKernelRefusesCpusOutsideTheParent)
     cgroup_.reset();
     cgroup_.emplace("0");
     EXPECT_EQ(backend_.parentCpus(child()), (core::CpuSet{0}));
-    EXPECT_EQ(backend_.read(child()).allowedCpus, "");
-    EXPECT_THROW(backend_.write(child(), {.allowedCpus = "1"}), CgroupError);
+    EXPECT_EQ(backend_.read(child()).allowedCpus, core::CpuSet{});
+    EXPECT_THROW(backend_.write(child(), {.allowedCpus = core::CpuSet{1}}), CgroupError);
     EXPECT_EQ(cgroup().read("cpuset", "cpuset.cpus"), "0");
 }
 

@@ -56,7 +56,7 @@ TEST_F(CgroupfsV2, ReadsAnUnlimitedCgroup)
                                    .memoryMax = kUnlimited,
                                    .memoryHigh = kUnlimited,
                                    .cpuWeight = 100,
-                                   .allowedCpus = ""};
+                                   .allowedCpus = core::CpuSet{}};
     EXPECT_EQ(backend_.read(kWorkload), expected);
 }
 
@@ -109,20 +109,20 @@ TEST_F(CgroupfsV2, WritesAndReadsCpuWeight)
 
 TEST_F(CgroupfsV2, AllowedCpus)
 {
-    backend_.write(kWorkload, {.allowedCpus = "1-2"});
+    backend_.write(kWorkload, {.allowedCpus = core::CpuSet{1, 2}});
     EXPECT_EQ(read("cpuset.cpus"), "1-2\n");
-    EXPECT_EQ(backend_.read(kWorkload).allowedCpus, "1-2");
+    EXPECT_EQ(backend_.read(kWorkload).allowedCpus, (core::CpuSet{1, 2}));
 
     // Empty inherits the parent's CPUs.
-    backend_.write(kWorkload, {.allowedCpus = ""});
+    backend_.write(kWorkload, {.allowedCpus = core::CpuSet{}});
     EXPECT_EQ(read("cpuset.cpus"), "\n");
-    EXPECT_EQ(backend_.read(kWorkload).allowedCpus, "");
+    EXPECT_EQ(backend_.read(kWorkload).allowedCpus, core::CpuSet{});
 
     // Naming exactly the parent's CPUs is no restriction either.
     writeText(file("cpuset.cpus"), "0,1,2,3\n");
-    EXPECT_EQ(backend_.read(kWorkload).allowedCpus, "");
+    EXPECT_EQ(backend_.read(kWorkload).allowedCpus, core::CpuSet{});
     writeText(file("cpuset.cpus"), "3,0\n");
-    EXPECT_EQ(backend_.read(kWorkload).allowedCpus, "0,3");
+    EXPECT_EQ(backend_.read(kWorkload).allowedCpus, (core::CpuSet{0, 3}));
 }
 
 TEST_F(CgroupfsV2, ParentCpusAreTheParentsEffectiveCpus)
@@ -225,7 +225,7 @@ TEST_F(CgroupfsV2, AFailedWriteRestoresWhatWasWritten)
     writeText(file("cpu.max"), "200000 100000\n");
     writeText(file("memory.max"), std::to_string(128 * kMi));
     ApplyTransaction transaction(backend_, kWorkload,
-                                 {.cpuMillis = 500, .memoryMax = 256 * kMi, .allowedCpus = "1"}, {});
+                                 {.cpuMillis = 500, .memoryMax = 256 * kMi, .allowedCpus = core::CpuSet{1}}, {});
     EXPECT_EQ(transaction.advance(), std::nullopt);
     EXPECT_EQ(transaction.outcome(), ApplyOutcome::Failed);
     EXPECT_NE(transaction.message().find("AllowedCpus"), std::string::npos) << transaction.message();

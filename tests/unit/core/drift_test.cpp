@@ -23,7 +23,7 @@ TEST(DriftedKeys, NamesEveryKeyThatDiffers)
                            .memoryMax = 1ull << 30,
                            .memoryHigh = 1ull << 30,
                            .cpuWeight = 200,
-                           .allowedCpus = "1"};
+                           .allowedCpus = core::CpuSet{1}};
     EXPECT_EQ(driftedKeys(everyResourceKey(), actual),
               (Keys{"CpuMillis", "MemoryMax", "MemoryHigh", "CpuWeight", "AllowedCpus"}));
     EXPECT_FALSE(matches(everyResourceKey(), actual));
@@ -68,16 +68,16 @@ TEST(DriftedKeys, UnlimitedMatchesOnlyUnlimited)
 
 TEST(DriftedKeys, ComparesCpusAsSets)
 {
-    EXPECT_EQ(driftedKeys({.allowedCpus = "0-2"}, {.allowedCpus = "0,1,2"}), Keys{});
-    EXPECT_EQ(driftedKeys({.allowedCpus = "1,0"}, {.allowedCpus = "0-1\n"}), Keys{});
-    EXPECT_EQ(driftedKeys({.allowedCpus = "0-2"}, {.allowedCpus = "0-3"}), Keys{"AllowedCpus"});
+    EXPECT_EQ(driftedKeys({.allowedCpus = (core::CpuSet{0, 1, 2})}, {.allowedCpus = (core::CpuSet{0, 1, 2})}), Keys{});
+    EXPECT_EQ(driftedKeys({.allowedCpus = (core::CpuSet{0, 1, 2})}, {.allowedCpus = (core::CpuSet{0, 1, 2, 3})}),
+              Keys{"AllowedCpus"});
 }
 
 TEST(DriftedKeys, AllCpusMatchesOnlyAllCpus)
 {
-    EXPECT_EQ(driftedKeys({.allowedCpus = ""}, {.allowedCpus = ""}), Keys{});
-    EXPECT_EQ(driftedKeys({.allowedCpus = ""}, {.allowedCpus = "0-1"}), Keys{"AllowedCpus"});
-    EXPECT_EQ(driftedKeys({.allowedCpus = "0-1"}, {.allowedCpus = ""}), Keys{"AllowedCpus"});
+    EXPECT_EQ(driftedKeys({.allowedCpus = core::CpuSet{}}, {.allowedCpus = core::CpuSet{}}), Keys{});
+    EXPECT_EQ(driftedKeys({.allowedCpus = core::CpuSet{}}, {.allowedCpus = (core::CpuSet{0, 1})}), Keys{"AllowedCpus"});
+    EXPECT_EQ(driftedKeys({.allowedCpus = (core::CpuSet{0, 1})}, {.allowedCpus = core::CpuSet{}}), Keys{"AllowedCpus"});
 }
 
 }  // namespace

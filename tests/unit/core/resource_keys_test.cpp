@@ -28,7 +28,7 @@ TEST(ResourceKeys, HaveDistinctNamesInTheContractsOrder)
 
 TEST(ResourceKeys, OnlyKeepsOneKey)
 {
-    EXPECT_EQ(only(everyResourceKey(), ResourceKey::AllowedCpus), (Resources{.allowedCpus = "0-1"}));
+    EXPECT_EQ(only(everyResourceKey(), ResourceKey::AllowedCpus), (Resources{.allowedCpus = (core::CpuSet{0, 1})}));
     EXPECT_EQ(only(everyResourceKey(), ResourceKey::MemoryMax), (Resources{.memoryMax = 512ull << 20}));
     EXPECT_EQ(only(Resources{.cpuWeight = 5}, ResourceKey::CpuMillis), Resources{});
     EXPECT_TRUE(names(everyResourceKey(), ResourceKey::CpuWeight));
@@ -37,10 +37,10 @@ TEST(ResourceKeys, OnlyKeepsOneKey)
 
 TEST(Resources, WithoutAndDescribeGoOverEveryKey)
 {
-    EXPECT_EQ(everyResourceKey().without(Resources{.memoryMax = 0, .allowedCpus = ""}),
+    EXPECT_EQ(everyResourceKey().without(Resources{.memoryMax = 0, .allowedCpus = core::CpuSet{}}),
               (Resources{.cpuMillis = 1500, .memoryHigh = 384ull << 20, .cpuWeight = 100}));
     EXPECT_EQ(describe(everyResourceKey()), "cpu=1500m memory.max=512Mi memory.high=384Mi cpu.weight=100 cpus=0-1");
-    EXPECT_EQ(describe(Resources{.allowedCpus = ""}), "cpus=all");
+    EXPECT_EQ(describe(Resources{.allowedCpus = core::CpuSet{}}), "cpus=all");
     EXPECT_EQ(describe(Resources{}), "nothing");
 }
 

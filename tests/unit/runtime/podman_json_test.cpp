@@ -56,7 +56,7 @@ TEST(ParseInspect, RunningContainerWithCreateLimits)
     expected.memoryMax = 64ull << 20;
     expected.memoryHigh = 32ull << 20;
     expected.cpuWeight = 50;
-    expected.allowedCpus = "0";
+    expected.allowedCpus = core::CpuSet{0};
     EXPECT_EQ(container.createLimits, expected);
 }
 
@@ -151,7 +151,7 @@ TEST(ParseInspect, NanoCpusWinsOverQuota)
 
 TEST(ParseInspect, CpusetIsCanonical)
 {
-    EXPECT_EQ(limitsOf(R"({"CpusetCpus":"3,0-1,2"})").allowedCpus, "0-3");
+    EXPECT_EQ(limitsOf(R"({"CpusetCpus":"3,0-1,2"})").allowedCpus, (core::CpuSet{0, 1, 2, 3}));
     EXPECT_EQ(limitsOf(R"({"CpusetCpus":""})").allowedCpus, std::nullopt);
 }
 
@@ -307,7 +307,7 @@ TEST(ParsePod, EveryLimitAPodTakes)
     expected.cpuMillis = 500;
     expected.memoryMax = 128ull << 20;
     expected.cpuWeight = 50;
-    expected.allowedCpus = "0";
+    expected.allowedCpus = core::CpuSet{0};
     EXPECT_EQ(pod.createLimits, expected) << core::describe(pod.createLimits);
 }
 

@@ -262,7 +262,7 @@ TEST(ExecutionOnRealCgroups, AKernelRefusalInTheSecondCgroupRestoresTheFirst)
     cgroup::CgroupfsV1Backend backend(cgroup::test::kCgroupRoot);
     EventLoop loop;
 
-    const core::Resources everyCpu{.allowedCpus = core::formatCpuSet(*nodeCpus)};
+    const core::Resources everyCpu{.allowedCpus = *nodeCpus};
     int done = 0;
     Execution execution(loop,
                         {{.backend = &backend, .cgroup = first.child(), .target = {.cpuMillis = 500}},

@@ -148,15 +148,15 @@ TEST_F(LedgerTest, DecreasesAreAdmittedEvenOnAnOvercommittedNode)
 TEST_F(LedgerTest, CpusOutsideTheNodeAreInfeasible)
 {
     AdmissionQuestion asked = question({0, 0}, {0, 0});
-    asked.allowedCpus = "2-4";
+    asked.allowedCpus = core::CpuSet{2, 3, 4};
     const auto decision = ledger_.assess(asked);
     EXPECT_EQ(decision.verdict, Verdict::Infeasible);
     EXPECT_EQ(decision.reason, "asked CPUs 2-4, this node has 0-3");
 
-    asked.allowedCpus = "1,3";
+    asked.allowedCpus = core::CpuSet{1, 3};
     EXPECT_EQ(ledger_.assess(asked).verdict, Verdict::Admitted);
     // Empty means all CPUs.
-    asked.allowedCpus = "";
+    asked.allowedCpus = core::CpuSet{};
     EXPECT_EQ(ledger_.assess(asked).verdict, Verdict::Admitted);
 }
 
@@ -164,12 +164,12 @@ TEST_F(LedgerTest, CpusOutsideTheParentCgroupAreInfeasible)
 {
     AdmissionQuestion asked = question({0, 0}, {0, 0});
     asked.parentCpus = core::CpuSet{0, 1};
-    asked.allowedCpus = "1-2";
+    asked.allowedCpus = core::CpuSet{1, 2};
     const auto decision = ledger_.assess(asked);
     EXPECT_EQ(decision.verdict, Verdict::Infeasible);
     EXPECT_EQ(decision.reason, "asked CPUs 1-2, the workload's parent cgroup allows 0-1");
 
-    asked.allowedCpus = "0-1";
+    asked.allowedCpus = core::CpuSet{0, 1};
     EXPECT_EQ(ledger_.assess(asked).verdict, Verdict::Admitted);
 }
 
@@ -179,7 +179,7 @@ TEST_F(LedgerTest, ACpusetRefusalComesBeforeTheBudget)
     // insufficient: a different cpuset can never fit, more capacity can.
     remember("other", {4000, 0});
     AdmissionQuestion asked = question({0, 0}, {1000, 0});
-    asked.allowedCpus = "5";
+    asked.allowedCpus = core::CpuSet{5};
     EXPECT_EQ(ledger_.assess(asked).verdict, Verdict::Infeasible);
 }
 

@@ -61,10 +61,11 @@ TEST(RecordTransitions, AppliedObservesTheGenerationAndKeepsWhatWasWritten)
 {
     auto record = settled();
     transition::applying(record, 10);
-    const core::Resources written{.cpuMillis = 1500, .allowedCpus = "0"};
-    const core::Resources actual{.cpuMillis = 1500, .memoryMax = 512ull << 20, .allowedCpus = "0"};
+    const core::Resources written{.cpuMillis = 1500, .allowedCpus = core::CpuSet{0}};
+    const core::Resources actual{.cpuMillis = 1500, .memoryMax = 512ull << 20, .allowedCpus = core::CpuSet{0}};
     transition::applied(record, written, actual, kNow);
-    EXPECT_EQ(record.actuated, (core::Resources{.cpuMillis = 1500, .memoryMax = 512ull << 20, .allowedCpus = "0"}));
+    EXPECT_EQ(record.actuated,
+              (core::Resources{.cpuMillis = 1500, .memoryMax = 512ull << 20, .allowedCpus = core::CpuSet{0}}));
     EXPECT_EQ(record.actual, actual);
     EXPECT_EQ(record.syncState, SyncState::Synchronized);
     EXPECT_EQ(record.updateState, UpdateState::Success);

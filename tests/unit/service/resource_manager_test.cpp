@@ -327,15 +327,15 @@ TEST_F(ResourceManagerTest, CpusOutsideTheNodeOrTheParentCgroupAreInfeasible)
     tree_.restrictParent("/restricted", "0-1");
     const auto cgroup = run("r", idOf("r"), "/restricted");
 
-    const auto outsideNode = refused("r", {.allowedCpus = "4"});
+    const auto outsideNode = refused("r", {.allowedCpus = core::CpuSet{4}});
     EXPECT_EQ(outsideNode.code(), ErrorCode::Infeasible);
     EXPECT_STREQ(outsideNode.what(), "asked CPUs 4, this node has 0-3");
-    const auto outsideParent = refused("r", {.allowedCpus = "2-3"});
+    const auto outsideParent = refused("r", {.allowedCpus = core::CpuSet{2, 3}});
     EXPECT_EQ(outsideParent.code(), ErrorCode::Infeasible);
     EXPECT_STREQ(outsideParent.what(), "asked CPUs 2-3, the workload's parent cgroup allows 0-1");
     EXPECT_EQ(tree_.read("cpuset", cgroup, "cpuset.cpus"), "0-1");
 
-    EXPECT_EQ(updated("r", {.allowedCpus = "1"}).updateState, UpdateState::Success);
+    EXPECT_EQ(updated("r", {.allowedCpus = core::CpuSet{1}}).updateState, UpdateState::Success);
     EXPECT_EQ(tree_.read("cpuset", cgroup, "cpuset.cpus"), "1");
 }
 
@@ -582,17 +582,17 @@ TEST_F(ResourceManagerTest, ValidateAndADryRunGiveTheSameAnswerForEveryRequest)
     std::vector<core::Resources> requests;
     const uint64_t cpus[] = {1, 300, 1000, 1500, 2500, 4000, 4001, core::kUnlimited};
     const uint64_t memories[] = {4 * kMi, 256 * kMi, kGi, kGi + 512 * kMi, 4 * kGi, 5 * kGi, core::kUnlimited};
-    const char* cpusets[] = {"", "0", "1-2", "3", "4"};
+    const core::CpuSet cpusets[] = {{}, {0}, {1, 2}, {3}, {4}};
     for (const auto cpu : cpus) {
         requests.push_back({.cpuMillis = cpu});
         for (const auto memory : memories)
             requests.push_back({.cpuMillis = cpu, .memoryMax = memory});
-        for (const auto* cpuset : cpusets)
+        for (const auto& cpuset : cpusets)
             requests.push_back({.cpuMillis = cpu, .allowedCpus = cpuset});
     }
     for (const auto memory : memories)
         requests.push_back({.memoryMax = memory, .memoryHigh = memory == core::kUnlimited ? memory : memory / 2});
-    for (const auto* cpuset : cpusets)
+    for (const auto& cpuset : cpusets)
         requests.push_back({.cpuWeight = 200, .allowedCpus = cpuset});
 
     std::map<std::string, int> answers;

@@ -29,7 +29,7 @@ store::WorkloadRecord sampleRecord(const std::string& name, bool holdsAllocation
     record.containerId = "abc";
     record.runState = core::RunState::Paused;
     record.holdsAllocation = holdsAllocation;
-    record.desired = {.cpuMillis = 1500, .memoryMax = core::kUnlimited, .allowedCpus = "0-1"};
+    record.desired = {.cpuMillis = 1500, .memoryMax = core::kUnlimited, .allowedCpus = core::CpuSet{0, 1}};
     record.allocated = {1500, 1ull << 30};
     record.syncState = core::SyncState::Synchronized;
     record.updateState = core::UpdateState::Success;
