@@ -795,7 +795,9 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
                                                            logFailedBackgroundUpdate(name, result);
                                                        }});
             }
-        } catch (const store::StoreError& error) {
+        } catch (const std::exception& error) {
+            // The store's passing trouble, typically; the pass goes on
+            // either way, or no later one would ever run.
             spdlog::error("{}: cannot offer its deferred update: {}", update.workload, error.what());
         }
         next(goOn);
