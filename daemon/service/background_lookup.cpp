@@ -10,8 +10,7 @@ Found findIn(const WorkloadSources& sources, const core::WorkloadName& name)
 {
     WorkloadSource* source = sources.forKind(name.kind);
     if (!source)
-        return SourceUnavailable("this node has no runtime for workloads of kind " +
-                                 std::string(core::toString(name.kind)));
+        return noSourceFor(name.kind);
     try {
         return source->find(name);
     } catch (const SourceUnavailable& error) {

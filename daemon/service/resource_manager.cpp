@@ -121,9 +121,9 @@ void ResourceManager::resolve(const std::string& asked, Answer<Target> then)
         then(error);
         return;
     }
+    // Not the runtime's absence: RuntimeConnected stays as it is.
     if (!sources_.forKind(parsed.kind)) {
-        then(ResizeError(ErrorCode::RuntimeUnavailable,
-                         "this node has no runtime for workloads of kind " + std::string(core::toString(parsed.kind))));
+        then(ResizeError(ErrorCode::RuntimeUnavailable, noSourceFor(parsed.kind).what()));
         return;
     }
     lookUpName(parsed, [this, asked, parsed, then = std::move(then)](Found found) {
@@ -244,13 +244,17 @@ void ResourceManager::update(const std::string& workload, core::Resources reques
                              uint32_t callerUid, UpdateCallback done)
 {
     resolve(workload, [this, queued = Queued{std::move(request), options, callerUid, std::move(done)}](
-                          Outcome<Target> resolved) mutable {
-        if (const auto* error = std::get_if<ResizeError>(&resolved)) {
-            queued.done(*error);
-            return;
-        }
-        admitWhenIdle(std::get<Target>(std::move(resolved)), std::move(queued));
-    });
+                          Outcome<Target> resolved) mutable { admitResolved(std::move(resolved), std::move(queued)); });
+}
+
+bool ResourceManager::admitResolved(Outcome<Target> resolved, Queued queued)
+{
+    if (const auto* error = std::get_if<ResizeError>(&resolved)) {
+        queued.done(*error);
+        return false;
+    }
+    admitWhenIdle(std::get<Target>(std::move(resolved)), std::move(queued));
+    return true;
 }
 
 void ResourceManager::admitWhenIdle(Target target, Queued queued)
@@ -543,12 +547,8 @@ void ResourceManager::startNextQueued(const std::string& name)
     // Asked again: the container may have been restarted or replaced while
     // the workload was busy.
     resolve(name, [this, name, next = std::move(next)](Outcome<Target> resolved) mutable {
-        if (const auto* error = std::get_if<ResizeError>(&resolved)) {
-            next.done(*error);
+        if (!admitResolved(std::move(resolved), std::move(next)))
             startNextQueued(name);
-            return;
-        }
-        admitWhenIdle(std::get<Target>(std::move(resolved)), std::move(next));
     });
 }
 

@@ -176,6 +176,9 @@ private:
     void forgetResolved(const std::string& asked, Outcome<Target> resolved, uint32_t callerUid, uint64_t started);
     core::Resources readActual(const std::string& cgroupPath);
 
+    // A refusal is the caller's answer (false); a workload found is
+    // admitted as admitWhenIdle() does.
+    bool admitResolved(Outcome<Target> resolved, Queued queued);
     // Starts the update at once, or after the change in flight.
     void admitWhenIdle(Target target, Queued queued);
     // What startUpdate() throws is the caller's answer.

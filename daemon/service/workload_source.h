@@ -55,6 +55,13 @@ public:
     virtual std::vector<Instance> list() = 0;
 };
 
+// Why a workload of `kind` cannot be asked about: this node has no runtime
+// for that kind (no systemd, say).
+inline SourceUnavailable noSourceFor(core::WorkloadKind kind)
+{
+    return SourceUnavailable("this node has no runtime for workloads of kind " + std::string(core::toString(kind)));
+}
+
 class BackgroundListing;
 class BackgroundLookup;
 
