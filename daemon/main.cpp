@@ -83,7 +83,7 @@ int run(const resized::CommandLine& commandLine)
                                       .lookup = &lookup},
                                      drivers);
     manager.start();
-    service::RuntimeWatcher runtimeWatcher(loop, manager, settings.podmanSocket);
+    service::RuntimeWatcher runtimeWatcher(loop, manager.containerEvents(), settings.podmanSocket);
 
     auto connection = sdbus::createSystemBusConnection();
     bus::ManagerObject managerObject(*connection, loop, manager, settings.adminGroup);

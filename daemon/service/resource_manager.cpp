@@ -8,11 +8,8 @@
 #include "core/cpuset.h"
 #include "core/drift.h"
 #include "core/quantity.h"
-#include "cgroup/process_cgroup.h"
 #include "failpoint/failpoint.h"
-#include "runtime/names.h"
 #include "service/background_listing.h"
-#include "service/known_container.h"
 #include "service/record_transitions.h"
 #include "service/recovery.h"
 #include "store/json_resources.h"
@@ -98,6 +95,9 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
                 [this](const store::DeferredUpdate& update, DeferredQueue::Next next) {
                     offerDeferred(update, std::move(next));
                 }),
+      unheld_(ledger_, store_, drivers_),
+      hooks_(store_, reconciler_, events_, [this](const std::string& name) { return busy(name); }),
+      lifecycle_(store_, reconciler_, hooks_, events_, *this),
       peerCalls_(loop_)
 {
 }
@@ -175,35 +175,9 @@ core::Resources ResourceManager::readActual(const std::string& cgroupPath)
     return drivers_.forCgroup(cgroupPath).read(cgroupPath);
 }
 
-bool ResourceManager::dropUnheld(const std::string& name)
-{
-    unheldCgroups_.erase(name);
-    return ledger_.dropUnheld(name);
-}
-
-// What the cgroups of the workloads resized holds nothing for hold now: a
-// `podman update` by hand tells no one, and they count as they are. Read
-// again before a decision or a budget read, at most once a second: reading
-// every such cgroup on every call would cost more than the call itself.
-void ResourceManager::rereadUnheld()
-{
-    constexpr auto kRereadInterval = std::chrono::seconds(1);
-    const auto now = std::chrono::steady_clock::now();
-    if (now - unheldReadAt_ < kRereadInterval)
-        return;
-    unheldReadAt_ = now;
-    for (const auto& [name, cgroupPath] : unheldCgroups_) {
-        try {
-            ledger_.countUnheld(name, core::allocationOf(readActual(cgroupPath)));
-        } catch (const cgroup::CgroupError&) {
-            // Gone with its container: the stop event or the next pass drops it.
-        }
-    }
-}
-
 core::NodeBudget ResourceManager::budget()
 {
-    rereadUnheld();
+    unheld_.reread();
     return ledger_.budget();
 }
 
@@ -221,7 +195,7 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         assessment.baseline = record.actual;
     assessment.desired = record.desired.overlaidWith(request);
 
-    rereadUnheld();
+    unheld_.reread();
     AdmissionQuestion& question = assessment.question;
     question.workload = target.name;
     if (record.holdsAllocation) {
@@ -230,8 +204,7 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         // Counted in the budget at what its cgroup holds, also when no event
         // or pass has told the ledger about it yet.
         question.held = core::allocationOf(assessment.baseline);
-        unheldCgroups_[target.name] = target.instance->cgroupPath;
-        ledger_.countUnheld(target.name, question.held);
+        unheld_.count(target.name, target.instance->cgroupPath, question.held);
     }
     question.wanted = core::allocationOf(assessment.baseline.overlaidWith(assessment.desired));
     question.allowedCpus = request.allowedCpus;
@@ -442,7 +415,7 @@ void ResourceManager::finishUpdate(const std::string& name)
         if (update.reservationId) {
             record.allocated = update.targetAllocation;
             record.holdsAllocation = true;
-            dropUnheld(name);
+            unheld_.drop(name);
             releaseTimers_.erase(name);
         }
     } else {
@@ -459,7 +432,7 @@ void ResourceManager::finishUpdate(const std::string& name)
         announcer_.failed(name, ErrorCode::ApplyFailed, message);
         if (auto done = std::exchange(update.done, {}))
             done(ResizeError(ErrorCode::ApplyFailed, message));
-        answerPreparations(name, false, message);
+        hooks_.changeEnded(name, false, message);
         return;
     }
 
@@ -485,7 +458,7 @@ void ResourceManager::finishUpdate(const std::string& name)
         if (update.done)
             update.done(ResizeError(code, record.message));
     }
-    answerPreparations(name, applied, record.message);
+    hooks_.changeEnded(name, applied, record.message);
     startNextQueued(name);
 }
 
@@ -537,7 +510,7 @@ void ResourceManager::startNextQueued(const std::string& name)
         return;
     auto waiting = waiting_.find(name);
     if (waiting == waiting_.end()) {
-        prepareWaitingCreation(name);
+        hooks_.workloadIdle(name);
         return;
     }
     Queued next = std::move(waiting->second.front());
@@ -610,99 +583,6 @@ void ResourceManager::reconcile(const std::string& workload, Answer<std::monosta
             return std::monostate{};
         });
     });
-}
-
-void ResourceManager::prepareContainer(const std::string& id, const std::string& name, pid_t pid,
-                                       PrepareCallback done)
-{
-    if (!runtime::isFullId(id))
-        throw ResizeError(ErrorCode::InvalidArgument,
-                          "\"" + id + "\" is not a full container ID (64 lowercase hexadecimal digits)");
-    if (!name.empty() && !runtime::couldNameContainerOrPod(name))
-        throw ResizeError(ErrorCode::InvalidArgument, "\"" + name + "\" is not a container name");
-    if (pid <= 0)
-        throw ResizeError(ErrorCode::InvalidArgument, "the process ID must be positive");
-
-    // A restarted container keeps its ID; one created again under a known
-    // name (`podman run --replace`, Quadlet) has a new one.
-    auto record = store_.findByContainerId(id);
-    if (!record && !name.empty())
-        record = store_.find(name);
-    if (!record) {
-        done(std::string());
-        return;
-    }
-    std::string cgroupPath;
-    try {
-        cgroupPath = cgroup::cgroupOfProcess(pid);
-    } catch (const cgroup::CgroupError& error) {
-        throw ResizeError(ErrorCode::InvalidArgument, error.what());
-    }
-    // The limits go into the container's own cgroup and nowhere else.
-    if (cgroupPath.find(id) == std::string::npos)
-        throw ResizeError(ErrorCode::InvalidArgument, "process " + std::to_string(pid) +
-                                                          " is not in the cgroup of container " + id + " but in " +
-                                                          cgroupPath);
-
-    noteEvent(record->name);
-    hookedCreations_[record->name] = {id, nowUsec()};
-    prepare(record->name, Creation{id, std::move(cgroupPath), std::move(done)});
-}
-
-// A change still in flight for the workload (a repair of the container's
-// previous run, typically, found by its restart event) would race the
-// hook's write and could even restore the old limits over it: the hook
-// waits for it to end, within its own time limit.
-void ResourceManager::prepare(const std::string& workload, Creation creation)
-{
-    if (busy(workload)) {
-        spdlog::debug("{}: container {} is being created; waiting for the change in flight", workload, creation.id);
-        creationsWaiting_[workload].push_back(std::move(creation));
-        return;
-    }
-    // A workload that holds no allocation would need admitting, which asks
-    // Podman: its start event sees to it.
-    const auto record = store_.find(workload);
-    if (!record || record->kind != core::WorkloadKind::Container || !record->holdsAllocation ||
-        record->desired.empty()) {
-        creation.done(std::string());
-        return;
-    }
-    const Instance creating = knownContainer(*record, creation.id, core::RunState::Running, creation.cgroupPath);
-    spdlog::debug("{}: container {} is being created; writing its limits before it runs", workload, creation.id);
-    reconciler_.reconcileOne(workload, &creating);
-    if (busy(workload)) {
-        preparations_[workload].push_back(std::move(creation.done));
-        return;
-    }
-    const auto reconciled = store_.find(workload);
-    creation.done(reconciled && reconciled->syncState == core::SyncState::Synchronized ? workload : std::string());
-}
-
-// Only the newest creation of a container matters: an older one's process
-// has gone, and its hook has given up.
-void ResourceManager::prepareWaitingCreation(const std::string& workload)
-{
-    auto waiting = creationsWaiting_.extract(workload);
-    if (waiting.empty())
-        return;
-    auto& creations = waiting.mapped();
-    for (auto stale = creations.begin(); stale != std::prev(creations.end()); ++stale)
-        stale->done(std::string());
-    prepare(workload, std::move(creations.back()));
-}
-
-void ResourceManager::answerPreparations(const std::string& name, bool applied, const std::string& message)
-{
-    auto waiting = preparations_.extract(name);
-    if (waiting.empty())
-        return;
-    for (const auto& done : waiting.mapped()) {
-        if (applied)
-            done(name);
-        else
-            done(ResizeError(ErrorCode::ApplyFailed, message));
-    }
 }
 
 void ResourceManager::forget(const std::string& workload, uint32_t callerUid, Answer<std::monostate> done)
@@ -859,48 +739,6 @@ void ResourceManager::readmit(const store::WorkloadRecord& record, const Instanc
                          [name](const UpdateResult& result) { logFailedBackgroundUpdate(name, result); }});
 }
 
-void ResourceManager::countUnheld(const Instance& instance)
-{
-    try {
-        unheldCgroups_[instance.name.canonical()] = instance.cgroupPath;
-        if (ledger_.countUnheld(instance.name.canonical(), core::allocationOf(readActual(instance.cgroupPath))))
-            announcer_.budgetChanged();
-    } catch (const cgroup::CgroupError& error) {
-        spdlog::warn("{}: cannot read its cgroup: {}", instance.name.canonical(), error.what());
-    }
-}
-
-void ResourceManager::refreshUnheld(const std::vector<Instance>& instances, const std::set<std::string>& kept)
-{
-    std::map<std::string, core::Amounts> unheld;
-    std::map<std::string, std::string> cgroups;
-    for (const auto& name : kept) {
-        const auto amounts = ledger_.unheld(name);
-        const auto cgroup = unheldCgroups_.find(name);
-        if (amounts && cgroup != unheldCgroups_.end()) {
-            unheld.emplace(name, *amounts);
-            cgroups.insert(*cgroup);
-        }
-    }
-    unheldCgroups_ = std::move(cgroups);
-    for (const auto& instance : instances) {
-        if (!instance.hasCgroup())
-            continue;
-        const std::string name = instance.name.canonical();
-        const auto record = store_.find(name);
-        if (record && record->holdsAllocation)
-            continue;
-        try {
-            unheld.emplace(name, core::allocationOf(readActual(instance.cgroupPath)));
-            unheldCgroups_.emplace(name, instance.cgroupPath);
-        } catch (const cgroup::CgroupError& error) {
-            spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
-        }
-    }
-    if (ledger_.replaceUnheld(std::move(unheld)))
-        announcer_.budgetChanged();
-}
-
 void ResourceManager::scheduleRelease(const store::WorkloadRecord& record)
 {
     const uint64_t graceEnds =
@@ -935,6 +773,20 @@ void ResourceManager::sourceUnavailable(const std::string& why)
     setRuntimeConnected(false);
 }
 
+void ResourceManager::countUnheld(const Instance& instance)
+{
+    if (unheld_.count(instance))
+        announcer_.budgetChanged();
+}
+
+void ResourceManager::unheldGone(const std::string& name)
+{
+    if (unheld_.drop(name)) {
+        announcer_.budgetChanged();
+        deferred_.schedulePass();
+    }
+}
+
 void ResourceManager::resynchronise(std::function<void()> done)
 {
     if (!sources_.containerListing) {
@@ -954,20 +806,14 @@ void ResourceManager::resynchronise(std::function<void()> done)
     passesAsked_.emplace_back();
     if (done)
         passesAsked_.back().push_back(std::move(done));
-    sources_.containerListing->list([this, listedAfter = eventsSeen_](BackgroundListing::Result result) {
+    sources_.containerListing->list([this, listedAfter = events_.last()](BackgroundListing::Result result) {
         // Listings end in the order they were asked for.
         const std::vector<std::function<void()>> callers = std::move(passesAsked_.front());
         passesAsked_.pop_front();
         if (const auto* unavailable = std::get_if<SourceUnavailable>(&result)) {
             sourceUnavailable(unavailable->what());
         } else {
-            std::set<std::string> newerThanListing;
-            for (const auto& [name, event] : lastEventOf_)
-                if (event > listedAfter)
-                    newerThanListing.insert(name);
-            // Every later listing began after these events.
-            std::erase_if(lastEventOf_, [listedAfter](const auto& entry) { return entry.second <= listedAfter; });
-            passOver(std::move(std::get<std::vector<Instance>>(result)), newerThanListing);
+            passOver(std::move(std::get<std::vector<Instance>>(result)), events_.takeNewerThan(listedAfter));
         }
         for (const auto& caller : callers)
             caller();
@@ -992,143 +838,10 @@ void ResourceManager::passOver(std::vector<Instance> containers, const std::set<
     std::erase_if(containers, [&](const Instance& instance) {
         return newerThanListing.contains(instance.name.canonical());
     });
-    refreshUnheld(containers, newerThanListing);
+    if (unheld_.replace(containers, newerThanListing))
+        announcer_.budgetChanged();
     reconciler_.reconcileAll(containers, newerThanListing);
     deferred_.schedulePass();
-}
-
-void ResourceManager::noteEvent(const std::string& name) { lastEventOf_[name] = ++eventsSeen_; }
-
-// The workload of container `name`, as a lifecycle event of the container
-// `id` finds it: nullopt when it is not resized's or when its record is
-// bound to another container already (the OCI hook or the create event of a
-// newer one came first).
-std::optional<store::WorkloadRecord> ResourceManager::recordForEvent(const std::string& id, const std::string& name)
-{
-    auto record = store_.find(name);
-    if (!record || record->kind != core::WorkloadKind::Container)
-        return std::nullopt;
-    if (!record->containerId.empty() && record->containerId != id && record->runState != core::RunState::Removed)
-        return std::nullopt;
-    return record;
-}
-
-// Taken from the event alone (see container_events.h): no cgroup until the
-// start event.
-void ResourceManager::bindWithoutCgroup(const store::WorkloadRecord& record, const std::string& id)
-{
-    const Instance stopped = knownContainer(record, id, core::RunState::Stopped);
-    reconciler_.reconcileOne(record.name, &stopped);
-}
-
-void ResourceManager::containerCreated(const std::string& id, const std::string& name)
-{
-    noteEvent(name);
-    const auto record = store_.find(name);
-    // Bound already when the OCI hook came first.
-    if (!record || record->kind != core::WorkloadKind::Container || record->containerId == id)
-        return;
-    bindWithoutCgroup(*record, id);
-}
-
-// Podman's events name containers only: a pod's cgroup comes back with its
-// infra container, so every pod workload is looked at when any container
-// starts. Pods are few.
-void ResourceManager::reconcilePods()
-{
-    for (const auto& record : store_.workloads())
-        if (record.kind == core::WorkloadKind::Pod)
-            reconciler_.reconcileOne(record.name);
-}
-
-void ResourceManager::containerStarted(const std::string& id, const std::string& name)
-{
-    noteEvent(name);
-    reconcilePods();
-    if (const auto record = store_.find(name)) {
-        // The OCI hook of this start bound it (the died event before it
-        // unbinds the cgroup): Podman, which may hold the container locked
-        // for a next restart already, need not be asked.
-        if (const auto bound = boundContainer(*record); bound && bound->id == id) {
-            reconciler_.reconcileOne(name, &*bound);
-            return;
-        }
-        reconciler_.reconcileOne(name);
-        return;
-    }
-    lookUpName({core::WorkloadKind::Container, name}, [this, name, askedAt = eventsSeen_](Found found) {
-        // A later event of the container has seen to it already, or an
-        // update has made it resized's meanwhile: it holds its allocation.
-        if (const auto last = lastEventOf_.find(name); last != lastEventOf_.end() && last->second > askedAt)
-            return;
-        if (store_.find(name))
-            return;
-        if (const auto* instance = std::get_if<std::optional<Instance>>(&found)) {
-            if (*instance && (*instance)->hasCgroup())
-                countUnheld(**instance);
-            return;
-        }
-        const auto* unavailable = std::get_if<SourceUnavailable>(&found);
-        spdlog::warn("{}: started, but cannot be inspected: {}", name,
-                     unavailable ? unavailable->what() : std::get<AmbiguousName>(found).what());
-    });
-}
-
-void ResourceManager::containerPaused(const std::string&, const std::string& name)
-{
-    noteEvent(name);
-    // A frozen container keeps its cgroup, its memory and so its allocation.
-    if (store_.find(name))
-        reconciler_.reconcileOne(name);
-}
-
-void ResourceManager::containerUnpaused(const std::string& id, const std::string& name)
-{
-    containerStarted(id, name);
-}
-
-void ResourceManager::containerGone(const std::string& name)
-{
-    reconcilePods();
-    if (dropUnheld(name)) {
-        announcer_.budgetChanged();
-        deferred_.schedulePass();
-    }
-}
-
-void ResourceManager::containerStopped(const std::string& id, const std::string& name, uint64_t atUsec)
-{
-    noteEvent(name);
-    containerGone(name);
-    const auto record = recordForEvent(id, name);
-    if (!record)
-        return;
-    // Unbinding the run the hook bound would leave its start event to ask
-    // Podman, which holds the container locked for a next restart already.
-    if (const auto hooked = hookedCreations_.find(name);
-        hooked != hookedCreations_.end() && hooked->second.id == id && atUsec < hooked->second.atUsec) {
-        spdlog::debug("{}: the stop of a run before the one created since", name);
-        return;
-    }
-    hookedCreations_.erase(name);
-    bindWithoutCgroup(*record, id);
-}
-
-void ResourceManager::containerRemoved(const std::string& id, const std::string& name)
-{
-    noteEvent(name);
-    containerGone(name);
-    hookedCreations_.erase(name);
-    static const Instance absent{};
-    if (recordForEvent(id, name))
-        reconciler_.reconcileOne(name, &absent);
-}
-
-void ResourceManager::containerRenamed(const std::string&, const std::string&)
-{
-    // The old name may be a known workload that lost its container, the new
-    // one a known workload that gained one: both are found by a full pass.
-    resynchronise();
 }
 
 void ResourceManager::reload(const Settings& settings)

@@ -19,15 +19,18 @@
 #include "core/workload_name.h"
 #include "service/announcer.h"
 #include "service/background_lookup.h"
-#include "service/container_events.h"
+#include "service/container_lifecycle.h"
 #include "service/deferred_queue.h"
 #include "service/errors.h"
 #include "service/event_loop.h"
+#include "service/event_sequence.h"
 #include "service/executor.h"
+#include "service/hook_preparations.h"
 #include "service/ledger.h"
 #include "service/node.h"
 #include "service/reconciler.h"
 #include "service/settings.h"
+#include "service/unheld_workloads.h"
 #include "service/worker_thread.h"
 #include "service/workload_source.h"
 #include "store/state_store.h"
@@ -51,19 +54,18 @@ using UpdateResult = Outcome<store::WorkloadRecord>;
 using UpdateCallback = Answer<store::WorkloadRecord>;
 // (allowed, reason)
 using Verdict = std::pair<bool, std::string>;
-// The workload whose limits were written, "" when there was nothing to write.
-using PrepareResult = std::variant<std::string, ResizeError>;
-using PrepareCallback = std::function<void(PrepareResult)>;
 
 // The node's logic behind the D-Bus API: resolves a workload through its
 // source, admits a change through the ledger, records it, has the executor
-// apply it and commits the outcome; follows the runtime's events. Waiting
-// requests are the DeferredQueue's, drift repair and retries the
-// Reconciler's, crash recovery recovery.h's. Single-threaded: every method runs on the event
-// loop, and the changes of one workload run one after another. A method that
+// apply it and commits the outcome. Waiting requests are the
+// DeferredQueue's, drift repair and retries the Reconciler's, the runtime's
+// events the ContainerLifecycle's, the OCI hook's requests the
+// HookPreparations', crash recovery recovery.h's. Single-threaded: every
+// method runs on the event loop, and the changes of one workload run one
+// after another. A method that
 // names a workload asks its source first, off the loop where a
 // BackgroundLookup is given, and answers through its callback, maybe later.
-class ResourceManager : public ContainerEvents, private ReconcilerHost {
+class ResourceManager : private ReconcilerHost, private ContainerLifecycleHost {
 public:
     ResourceManager(EventLoop& loop, Settings settings, NodeInfo node, store::StateStore& store,
                     WorkloadSources sources, cgroup::DriverSelector& drivers);
@@ -89,26 +91,20 @@ public:
     // One workload, or every one for "": answered once the pass is done.
     void reconcile(const std::string& workload, Answer<std::monostate> done);
     void forget(const std::string& workload, uint32_t callerUid, Answer<std::monostate> done);
-    // The container `id` (called `name`, "" when not known) is being created
-    // and `pid` is its first process, already in its cgroup: the OCI hook
-    // asks for its desired limits there before it runs its first
-    // instruction. Never asks Podman, which holds the container locked
-    // meanwhile. Throws ResizeError for a bad argument.
-    void prepareContainer(const std::string& id, const std::string& name, pid_t pid, PrepareCallback done);
+    // The OCI hook asks for the desired limits of a container being
+    // created (see HookPreparations::prepare).
+    void prepareContainer(const std::string& id, const std::string& name, pid_t pid, PrepareCallback done)
+    {
+        hooks_.prepare(id, name, pid, std::move(done));
+    }
 
-    // ContainerEvents, from the runtime's event stream (RuntimeWatcher).
-    void containerCreated(const std::string& id, const std::string& name) override;
-    void containerStarted(const std::string& id, const std::string& name) override;
-    void containerPaused(const std::string& id, const std::string& name) override;
-    void containerUnpaused(const std::string& id, const std::string& name) override;
-    void containerStopped(const std::string& id, const std::string& name, uint64_t atUsec) override;
-    void containerRemoved(const std::string& id, const std::string& name) override;
-    void containerRenamed(const std::string& id, const std::string& newName) override;
+    // Where the runtime's event stream (RuntimeWatcher) reports.
+    ContainerEvents& containerEvents() { return lifecycle_; }
+
     void resynchronise() override { resynchronise({}); }
     // A pass over every workload from a listing begun after this call;
     // `done` (if any) is called after it.
     void resynchronise(std::function<void()> done);
-    void runtimeLost() override { setRuntimeConnected(false); }
 
     // Takes new settings (SIGHUP). Paths are kept: they need a restart.
     void reload(const Settings& settings);
@@ -167,8 +163,6 @@ private:
     // The workload `asked` names, as its source finds it now.
     void resolve(const std::string& asked, Answer<Target> then);
     Target targetOf(const std::string& asked, const core::WorkloadName& parsed, Found found);
-    // Asks the source of the workload `name`, off the loop where it can.
-    void lookUpName(const core::WorkloadName& name, FoundCallback done);
     Assessment assess(const Target& target, const store::WorkloadRecord& record,
                       const core::Resources& request);
     Verdict decide(const Target& target, const core::Resources& request);
@@ -194,17 +188,6 @@ private:
     // The workload is idle: its next queued update starts, or else the
     // newest container creation waiting for it is prepared.
     void startNextQueued(const std::string& name);
-    // A container of `workload` being created, as an OCI hook reports it.
-    struct Creation
-    {
-        std::string id;
-        std::string cgroupPath;
-        PrepareCallback done;
-    };
-    void prepare(const std::string& workload, Creation creation);
-    void prepareWaitingCreation(const std::string& workload);
-    // The change in flight of `name` ended (applied when `applied`).
-    void answerPreparations(const std::string& name, bool applied, const std::string& message);
     void deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
                      const std::string& reason, uint64_t started);
     void offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next);
@@ -219,24 +202,17 @@ private:
     Announcer& announcer() override { return announcer_; }
     void sourceUnavailable(const std::string& why) override;
 
-    std::optional<store::WorkloadRecord> recordForEvent(const std::string& id, const std::string& name);
-    void bindWithoutCgroup(const store::WorkloadRecord& record, const std::string& id);
-    // A container stopped or went: it holds nothing unheld any more.
-    void containerGone(const std::string& name);
+    // ContainerLifecycleHost; countUnheld() serves both hosts.
+    void lookUpName(const core::WorkloadName& name, FoundCallback done) override;
+    void unheldGone(const std::string& name) override;
+    void runtimeLost() override { setRuntimeConnected(false); }
+
     void releaseIfGraceOver(const std::string& name);
-    bool dropUnheld(const std::string& name);
-    void rereadUnheld();
-    // The unheld workloads of a listing; those in `kept` stay as counted.
-    void refreshUnheld(const std::vector<Instance>& instances, const std::set<std::string>& kept);
     // A pass over every workload, listing the containers on the loop.
     void resynchroniseNow();
     // A pass over every workload from a listing of the containers, but
     // those with events newer than the listing.
     void passOver(std::vector<Instance> containers, const std::set<std::string>& newerThanListing);
-    // An event or OCI hook told of this container: a listing begun before
-    // is older than what is known of it.
-    void noteEvent(const std::string& name);
-    void reconcilePods();
     void setRuntimeConnected(bool connected);
     void recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,
                        const core::Resources& request, std::string_view result, const std::string& message,
@@ -256,27 +232,13 @@ private:
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
     std::map<std::string, std::deque<Queued>> waiting_;
     std::map<std::string, EventSource> releaseTimers_;
-    // The OCI hooks waiting for the repair in flight of a workload.
-    std::map<std::string, std::vector<PrepareCallback>> preparations_;
-    // The OCI hooks that came while a change of their workload was in flight.
-    std::map<std::string, std::vector<Creation>> creationsWaiting_;
-    // When an OCI hook last reported the creation of a workload's container,
-    // by workload: a stop seen by Podman before then was of an earlier run.
-    struct HookedCreation
-    {
-        std::string id;
-        uint64_t atUsec = 0;
-    };
-    std::map<std::string, HookedCreation> hookedCreations_;
     // Passes waiting for a background listing, the one under way first, and
     // what each is to call when done.
     std::deque<std::vector<std::function<void()>>> passesAsked_;
-    // Counts the container events and hooks; the number of each name's last.
-    uint64_t eventsSeen_ = 0;
-    std::map<std::string, uint64_t> lastEventOf_;
-    // The cgroups of the workloads the ledger counts as unheld.
-    std::map<std::string, std::string> unheldCgroups_;
-    std::chrono::steady_clock::time_point unheldReadAt_;
+    EventSequence events_;
+    UnheldWorkloads unheld_;
+    HookPreparations hooks_;
+    ContainerLifecycle lifecycle_;
     // Where the executor calls systemd (SetUnitProperties), one call after
     // another, off the loop.
     WorkerThread peerCalls_;

@@ -81,7 +81,7 @@ protected:
                      .state = RunState::Stopped,
                      .cgroupPath = "",
                      .createLimits = createLimits});
-        manager_->containerCreated(id, name);
+        manager_->containerEvents().containerCreated(id, name);
     }
 
     // Starts a created container in a fresh cgroup below `parent`, and tells
@@ -92,7 +92,7 @@ protected:
         instance.state = RunState::Running;
         instance.cgroupPath = parent + "/libpod-" + instance.id;
         tree_.add(instance.cgroupPath, kCreatedMemory);
-        manager_->containerStarted(instance.id, name);
+        manager_->containerEvents().containerStarted(instance.id, name);
         return instance.cgroupPath;
     }
 
@@ -107,7 +107,7 @@ protected:
     {
         Instance& instance = source_.at(name);
         instance.state = RunState::Paused;
-        manager_->containerPaused(instance.id, name);
+        manager_->containerEvents().containerPaused(instance.id, name);
     }
 
     void stop(const std::string& name)
@@ -116,7 +116,7 @@ protected:
         tree_.remove(instance.cgroupPath);
         instance.state = RunState::Stopped;
         instance.cgroupPath.clear();
-        manager_->containerStopped(instance.id, name, service::nowUsec());
+        manager_->containerEvents().containerStopped(instance.id, name, service::nowUsec());
     }
 
     void removeContainer(const std::string& name)
@@ -124,7 +124,7 @@ protected:
         const Instance removed = source_.at(name);
         tree_.remove(removed.cgroupPath);
         source_.remove(name);
-        manager_->containerRemoved(removed.id, name);
+        manager_->containerEvents().containerRemoved(removed.id, name);
     }
 
     UpdateResult updateNow(const std::string& name, const core::Resources& request, const UpdateOptions& options = {})

@@ -1,0 +1,88 @@
+#include "service/unheld_workloads.h"
+
+#include <spdlog/spdlog.h>
+
+#include <utility>
+
+namespace resized::service {
+
+UnheldWorkloads::UnheldWorkloads(Ledger& ledger, store::StateStore& store, cgroup::DriverSelector& drivers)
+    : ledger_(ledger), store_(store), drivers_(drivers)
+{
+}
+
+core::Amounts UnheldWorkloads::readHeld(const std::string& cgroupPath)
+{
+    return core::allocationOf(drivers_.forCgroup(cgroupPath).read(cgroupPath));
+}
+
+bool UnheldWorkloads::count(const std::string& name, const std::string& cgroupPath, const core::Amounts& held)
+{
+    cgroups_[name] = cgroupPath;
+    return ledger_.countUnheld(name, held);
+}
+
+bool UnheldWorkloads::count(const Instance& instance)
+{
+    const std::string name = instance.name.canonical();
+    try {
+        return count(name, instance.cgroupPath, readHeld(instance.cgroupPath));
+    } catch (const cgroup::CgroupError& error) {
+        spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
+        return false;
+    }
+}
+
+bool UnheldWorkloads::drop(const std::string& name)
+{
+    cgroups_.erase(name);
+    return ledger_.dropUnheld(name);
+}
+
+bool UnheldWorkloads::replace(const std::vector<Instance>& instances, const std::set<std::string>& kept)
+{
+    std::map<std::string, core::Amounts> unheld;
+    std::map<std::string, std::string> cgroups;
+    for (const auto& name : kept) {
+        const auto amounts = ledger_.unheld(name);
+        const auto cgroup = cgroups_.find(name);
+        if (amounts && cgroup != cgroups_.end()) {
+            unheld.emplace(name, *amounts);
+            cgroups.insert(*cgroup);
+        }
+    }
+    for (const auto& instance : instances) {
+        if (!instance.hasCgroup())
+            continue;
+        const std::string name = instance.name.canonical();
+        const auto record = store_.find(name);
+        if (record && record->holdsAllocation)
+            continue;
+        try {
+            unheld.emplace(name, readHeld(instance.cgroupPath));
+            cgroups.emplace(name, instance.cgroupPath);
+        } catch (const cgroup::CgroupError& error) {
+            spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
+        }
+    }
+    cgroups_ = std::move(cgroups);
+    return ledger_.replaceUnheld(std::move(unheld));
+}
+
+void UnheldWorkloads::reread()
+{
+    constexpr auto kRereadInterval = std::chrono::seconds(1);
+    const auto now = std::chrono::steady_clock::now();
+    if (now - readAt_ < kRereadInterval)
+        return;
+    readAt_ = now;
+    for (const auto& [name, cgroupPath] : cgroups_) {
+        try {
+            ledger_.countUnheld(name, readHeld(cgroupPath));
+        } catch (const cgroup::CgroupError&) {
+            // Gone with its container: the stop event or the next pass drops it.
+        }
+    }
+}
+
+}  // namespace resized::service
