@@ -51,6 +51,19 @@ std::string formatLimit(uint64_t value)
     return value == core::kUnlimited ? "max" : std::to_string(value);
 }
 
+std::optional<uint64_t> keyedValue(std::string_view text, std::string_view key,
+                                   const std::filesystem::path& source)
+{
+    while (!text.empty()) {
+        const auto end = text.find('\n');
+        const std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ' ')
+            return parseUnsigned(line.substr(key.size() + 1), source);
+    }
+    return std::nullopt;
+}
+
 core::CpuSet parseCpus(std::string_view text, const std::filesystem::path& source)
 {
     auto cpus = core::parseCpuSet(text);

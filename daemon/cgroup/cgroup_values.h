@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -18,6 +19,11 @@ uint64_t parseUnsigned(std::string_view text, const std::filesystem::path& sourc
 // "max" (v2's "no limit") as kUnlimited, otherwise parseUnsigned.
 uint64_t parseLimit(std::string_view text, const std::filesystem::path& source);
 std::string formatLimit(uint64_t value);
+
+// The value of `key` in a file of "key value" lines (cpu.stat, memory.stat,
+// memory.events); nullopt when no line has that key.
+std::optional<uint64_t> keyedValue(std::string_view text, std::string_view key,
+                                   const std::filesystem::path& source);
 
 core::CpuSet parseCpus(std::string_view text, const std::filesystem::path& source);
 

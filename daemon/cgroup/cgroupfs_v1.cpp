@@ -171,6 +171,25 @@ uint64_t CgroupfsV1Backend::memoryUsage(const std::string& cgroup) const
     return parseUnsigned(readFile(file), file);
 }
 
+// Where the kernel lacks a file (oom_kill before Linux 4.13), its counter
+// reads as 0.
+Usage CgroupfsV1Backend::usage(const std::string& cgroup) const
+{
+    Usage usage;
+    const auto cpuacct = directory("cpuacct", cgroup) / "cpuacct.usage";
+    usage.cpuNsec = parseUnsigned(readFile(cpuacct), cpuacct);
+    const auto cpuStat = directory("cpu", cgroup) / "cpu.stat";
+    if (const auto text = readFileIfExists(cpuStat))
+        usage.throttledPeriods = keyedValue(*text, "nr_throttled", cpuStat).value_or(0);
+    usage.memoryBytes = memoryUsage(cgroup);
+    const auto memory = directory("memory", cgroup);
+    if (const auto text = readFileIfExists(memory / "memory.stat"))
+        usage.inactiveFileBytes = keyedValue(*text, "total_inactive_file", memory / "memory.stat").value_or(0);
+    if (const auto text = readFileIfExists(memory / "memory.oom_control"))
+        usage.oomKills = keyedValue(*text, "oom_kill", memory / "memory.oom_control").value_or(0);
+    return usage;
+}
+
 void CgroupfsV1Backend::reclaim(const std::string&, uint64_t) {}
 
 core::CpuSet CgroupfsV1Backend::parentCpus(const std::string& cgroup) const

@@ -82,6 +82,24 @@ uint64_t CgroupfsV2Backend::memoryUsage(const std::string& cgroup) const
     return parseUnsigned(readFile(file), file);
 }
 
+Usage CgroupfsV2Backend::usage(const std::string& cgroup) const
+{
+    Usage usage;
+    const auto dir = directory(cgroup);
+    // The cpu controller need not be enabled: cpu.stat is always there.
+    const auto cpuStat = dir / "cpu.stat";
+    const std::string stat = readFile(cpuStat);
+    usage.cpuNsec = keyedValue(stat, "usage_usec", cpuStat).value_or(0) * 1000;
+    usage.throttledPeriods = keyedValue(stat, "nr_throttled", cpuStat).value_or(0);
+    if (const auto text = readFileIfExists(dir / "memory.current"))
+        usage.memoryBytes = parseUnsigned(*text, dir / "memory.current");
+    if (const auto text = readFileIfExists(dir / "memory.stat"))
+        usage.inactiveFileBytes = keyedValue(*text, "inactive_file", dir / "memory.stat").value_or(0);
+    if (const auto text = readFileIfExists(dir / "memory.events"))
+        usage.oomKills = keyedValue(*text, "oom_kill", dir / "memory.events").value_or(0);
+    return usage;
+}
+
 void CgroupfsV2Backend::reclaim(const std::string& cgroup, uint64_t bytes)
 {
     if (bytes == 0)

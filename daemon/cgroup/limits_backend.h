@@ -37,6 +37,18 @@ struct UnreportedLimits {
     bool operator==(const UnreportedLimits&) const = default;
 };
 
+// What a cgroup's processes use, as the kernel counts it.
+struct Usage {
+    uint64_t cpuNsec = 0;           // v1 cpuacct.usage, v2 cpu.stat usage_usec
+    uint64_t throttledPeriods = 0;  // cpu.stat nr_throttled
+    uint64_t memoryBytes = 0;       // v1 memory.usage_in_bytes, v2 memory.current
+    uint64_t inactiveFileBytes = 0; // memory.stat (v1 total_inactive_file)
+    uint64_t oomKills = 0;          // v1 memory.oom_control, v2 memory.events
+
+    // The kubelet's working set: the memory the kernel cannot drop at once.
+    uint64_t workingSetBytes() const { return memoryBytes > inactiveFileBytes ? memoryBytes - inactiveFileBytes : 0; }
+};
+
 // Reads and writes the limits of one cgroup. A cgroup is named by its path
 // relative to the cgroup root ("/libpod_parent/libpod-<id>"), exactly as the
 // runtime reports it; implementations refuse a path that leaves the root.
@@ -66,6 +78,9 @@ public:
     virtual void restoreUnreported(const std::string&, const UnreportedLimits&) {}
 
     virtual uint64_t memoryUsage(const std::string& cgroup) const = 0;
+    // Counters the kernel has no file for (an older v1 kernel's oom_kill)
+    // read as 0.
+    virtual Usage usage(const std::string& cgroup) const = 0;
 
     // Asks the kernel to reclaim `bytes` now (v2 memory.reclaim); a no-op
     // where the kernel has no such knob.

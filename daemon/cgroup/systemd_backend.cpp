@@ -186,6 +186,8 @@ core::Resources SystemdBackend::read(const std::string& cgroup) const { return f
 
 uint64_t SystemdBackend::memoryUsage(const std::string& cgroup) const { return files_.memoryUsage(cgroup); }
 
+Usage SystemdBackend::usage(const std::string& cgroup) const { return files_.usage(cgroup); }
+
 // memory.reclaim is not a unit property: a one-off request that systemd
 // neither knows nor undoes.
 void SystemdBackend::reclaim(const std::string& cgroup, uint64_t bytes) { files_.reclaim(cgroup, bytes); }

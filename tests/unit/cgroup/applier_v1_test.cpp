@@ -43,6 +43,7 @@ public:
     {
         return real_.memoryUsage(cgroup);
     }
+    Usage usage(const std::string& cgroup) const override { return real_.usage(cgroup); }
     void reclaim(const std::string& cgroup, uint64_t bytes) override { real_.reclaim(cgroup, bytes); }
     core::CpuSet parentCpus(const std::string& cgroup) const override
     {

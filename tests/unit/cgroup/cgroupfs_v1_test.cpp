@@ -169,6 +169,22 @@ TEST_F(CgroupfsV1, MemoryUsageCountsWhatTheCgroupHolds)
     EXPECT_NO_THROW(backend_.reclaim(child(), 16 * kMi)) << "reclaim is a no-op on v1";
 }
 
+TEST_F(CgroupfsV1, UsageCountsTheCgroupsCpuAndMemory)
+{
+    const Usage before = backend_.usage(child());
+    test::MemoryHolder holder(test::MemoryKind::Anonymous, 32 * kMi,
+                              [&](pid_t pid) { cgroup().join(pid); });
+
+    const Usage usage = backend_.usage(child());
+
+    // Touching 32 MiB takes CPU time, charged where the holder joined.
+    EXPECT_GT(usage.cpuNsec, before.cpuNsec);
+    EXPECT_GE(usage.memoryBytes, before.memoryBytes + 32 * kMi);
+    // Anonymous memory is never inactive file cache.
+    EXPECT_GE(usage.workingSetBytes(), 32 * kMi);
+    EXPECT_EQ(usage.oomKills, 0u);
+}
+
 TEST_F(CgroupfsV1, RefusesPathsOutOfTheRoot)
 {
     EXPECT_THROW(backend_.read(cgroup().parent() + "/../.."), CgroupError);

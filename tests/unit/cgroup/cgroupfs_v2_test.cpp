@@ -142,6 +142,48 @@ TEST_F(CgroupfsV2, MemoryUsageAndReclaim)
     EXPECT_NO_THROW(backend_.reclaim(kWorkload, 4096)) << "kernels before 5.19 have no memory.reclaim";
 }
 
+TEST_F(CgroupfsV2, UsageComesFromCpuStatMemoryStatAndMemoryEvents)
+{
+    writeText(file("cpu.stat"), "usage_usec 1500\nuser_usec 1000\nsystem_usec 500\nnr_periods 10\n"
+                                "nr_throttled 3\nthrottled_usec 100\n");
+    writeText(file("memory.stat"), "anon 8192\nfile 65536\nactive_file 61440\ninactive_file 4096\n");
+    writeText(file("memory.events"), "low 0\nhigh 0\nmax 2\noom 1\noom_kill 1\n");
+
+    const Usage usage = backend_.usage(kWorkload);
+
+    EXPECT_EQ(usage.cpuNsec, 1'500'000u);
+    EXPECT_EQ(usage.throttledPeriods, 3u);
+    EXPECT_EQ(usage.memoryBytes, 1048576u);
+    EXPECT_EQ(usage.inactiveFileBytes, 4096u);
+    EXPECT_EQ(usage.oomKills, 1u);
+    EXPECT_EQ(usage.workingSetBytes(), 1048576u - 4096u);
+}
+
+TEST_F(CgroupfsV2, UsageWithoutTheMemoryControllerReadsNoMemory)
+{
+    writeText(file("cpu.stat"), "usage_usec 7\nuser_usec 7\nsystem_usec 0\n");
+    for (const char* name : {"memory.current", "memory.max", "memory.high"})
+        std::filesystem::remove(file(name));
+
+    const Usage usage = backend_.usage(kWorkload);
+
+    EXPECT_EQ(usage.cpuNsec, 7000u);
+    EXPECT_EQ(usage.throttledPeriods, 0u) << "no cpu controller, no throttling";
+    EXPECT_EQ(usage.memoryBytes, 0u);
+    EXPECT_EQ(usage.workingSetBytes(), 0u);
+}
+
+TEST_F(CgroupfsV2, AMalformedUsageFileIsAnErrorNamingIt)
+{
+    writeText(file("cpu.stat"), "usage_usec lots\n");
+    try {
+        backend_.usage(kWorkload);
+        ADD_FAILURE() << "a malformed cpu.stat was read";
+    } catch (const CgroupError& error) {
+        EXPECT_NE(std::string(error.what()).find("cpu.stat"), std::string::npos) << error.what();
+    }
+}
+
 TEST_F(CgroupfsV2, AControllerNotEnabledLeavesItsKeysOut)
 {
     std::filesystem::remove(file("cpuset.cpus"));

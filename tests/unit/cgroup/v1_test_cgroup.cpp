@@ -18,7 +18,7 @@ namespace resized::cgroup::test {
 
 namespace {
 
-constexpr std::string_view kControllers[] = {"cpu", "memory", "cpuset"};
+constexpr std::string_view kControllers[] = {"cpu", "cpuacct", "memory", "cpuset"};
 
 std::filesystem::path directory(std::string_view controller, const std::string& cgroup)
 {

@@ -168,6 +168,7 @@ public:
         files_.write(cgroup, limits);
     }
     uint64_t memoryUsage(const std::string& cgroup) const override { return files_.memoryUsage(cgroup); }
+    cgroup::Usage usage(const std::string& cgroup) const override { return files_.usage(cgroup); }
     void reclaim(const std::string& cgroup, uint64_t bytes) override { files_.reclaim(cgroup, bytes); }
     core::CpuSet parentCpus(const std::string& cgroup) const override { return files_.parentCpus(cgroup); }
 
