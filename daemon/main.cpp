@@ -21,6 +21,7 @@
 #include "service/background_listing.h"
 #include "service/background_lookup.h"
 #include "service/event_loop.h"
+#include "service/metrics.h"
 #include "service/node.h"
 #include "service/podman_source.h"
 #include "service/resource_manager.h"
@@ -58,6 +59,10 @@ int run(const resized::CommandLine& commandLine)
     service::EventLoop loop;
     const service::NodeInfo node = service::readNodeInfo(settings.cgroupRoot);
     cgroup::DriverSelector drivers(settings.cgroupRoot, settings.cgroupDriver);
+    // Before the manager: an update's answer, which the metrics count,
+    // may come while the manager winds down.
+    service::UsageSampler usageSampler(store, drivers);
+    service::Metrics metrics(usageSampler);
     runtime::PodmanClient podman(settings.podmanSocket);
     service::PodmanContainerSource containers(podman);
     service::PodmanPodSource pods(podman);
@@ -86,7 +91,7 @@ int run(const resized::CommandLine& commandLine)
     service::RuntimeWatcher runtimeWatcher(loop, manager.containerEvents(), settings.podmanSocket);
 
     auto connection = sdbus::createSystemBusConnection();
-    bus::ManagerObject managerObject(*connection, loop, manager, settings.adminGroup);
+    bus::ManagerObject managerObject(*connection, loop, manager, metrics, settings.adminGroup);
     managerObject.publishWorkloads();
     bus::BusEventSource busSource(*connection, loop);
     bus::SystemdReloadWatch systemdReloadWatch(*connection, manager);

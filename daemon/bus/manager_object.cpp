@@ -2,6 +2,7 @@
 
 #include <spdlog/spdlog.h>
 
+#include <chrono>
 #include <functional>
 #include <limits>
 #include <tuple>
@@ -46,19 +47,34 @@ void returnOutcome(sdbus::Result<Results...>& reply, const service::Outcome<Valu
                encode(std::get<Value>(outcome)));
 }
 
+// How a call ended, as the metrics label it: "success", or its error's
+// last name ("Infeasible", "AccessDenied").
+using Tally = std::function<void(std::string_view result)>;
+
+std::string_view shortErrorName(std::string_view name) { return name.substr(name.rfind('.') + 1); }
+
 // Answers `result` once the manager is done: `start` asks the manager,
 // handing it the function that takes its outcome. What `start` throws (a
 // caller without the permission, a bad argument) is answered at once.
+// `tally` (if any) learns how the call ended.
 template <typename Value, typename... Results, typename Encode, typename Start>
-void answerWhenDone(sdbus::Result<Results...>&& result, Encode encode, Start start)
+void answerWhenDone(sdbus::Result<Results...>&& result, Encode encode, Start start, Tally tally = {})
 {
     auto reply = std::make_shared<sdbus::Result<Results...>>(std::move(result));
     try {
         translatingErrors([&] {
-            start([reply, encode](const service::Outcome<Value>& outcome) { returnOutcome(*reply, outcome, encode); });
+            start([reply, encode, tally](const service::Outcome<Value>& outcome) {
+                returnOutcome(*reply, outcome, encode);
+                if (!tally)
+                    return;
+                const auto* error = std::get_if<service::ResizeError>(&outcome);
+                tally(error ? shortErrorName(dbusErrorName(error->code())) : "success");
+            });
         });
     } catch (const sdbus::Error& error) {
         reply->returnError(error);
+        if (tally)
+            tally(shortErrorName(error.getName()));
     }
 }
 
@@ -69,10 +85,12 @@ std::tuple<> noResults(std::monostate) { return {}; }
 }  // namespace
 
 ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
-                             service::ResourceManager& manager, std::string adminGroup)
+                             service::ResourceManager& manager, service::Metrics& metrics,
+                             std::string adminGroup)
     : AdaptorInterfaces(connection, std::string(kManagerPath)),
       loop_(loop),
       manager_(manager),
+      metrics_(metrics),
       authorization_(std::move(adminGroup)),
       lastBudget_(manager_.budget())
 {
@@ -175,6 +193,7 @@ void ManagerObject::resourcesApplied(const std::string& name, const core::Resour
 void ManagerObject::driftDetected(const std::string& name, const core::Resources& desired,
                                   const core::Resources& actual)
 {
+    metrics_.driftDetected();
     emitDriftDetected(name, encodeResources(desired), encodeResources(actual));
 }
 
@@ -187,10 +206,16 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
                                    const std::string& name, const Dictionary& resources,
                                    const Dictionary& options)
 {
-    answerWhenDone<store::WorkloadRecord>(std::move(result), statusResults, [&](service::UpdateCallback done) {
-        const uid_t caller = authorization_.requireChangePermission(call);
-        manager_.update(name, decodeResources(resources), decodeOptions(options), caller, std::move(done));
-    });
+    const auto started = std::chrono::steady_clock::now();
+    answerWhenDone<store::WorkloadRecord>(
+        std::move(result), statusResults,
+        [&](service::UpdateCallback done) {
+            const uid_t caller = authorization_.requireChangePermission(call);
+            manager_.update(name, decodeResources(resources), decodeOptions(options), caller, std::move(done));
+        },
+        [&metrics = metrics_, started](std::string_view outcome) {
+            metrics.updateAnswered(outcome, std::chrono::steady_clock::now() - started);
+        });
 }
 
 void ManagerObject::reconcileWorkload(const sdbus::Message& call, sdbus::Result<>&& result, const std::string& name)
@@ -262,6 +287,8 @@ std::vector<Dictionary> ManagerObject::GetHistory(const std::string& workload, c
         return entries;
     });
 }
+
+std::string ManagerObject::GetMetrics() { return metrics_.exposition(); }
 
 void ManagerObject::PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId,
                                      std::string containerName, uint32_t pid)

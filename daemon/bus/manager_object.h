@@ -11,6 +11,7 @@
 #include "bus/workload_object.h"
 #include "manager_adaptor.h"
 #include "service/event_loop.h"
+#include "service/metrics.h"
 #include "service/resource_manager.h"
 
 namespace resized::bus {
@@ -24,7 +25,7 @@ class ManagerObject final
       public WorkloadCommands {
 public:
     ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
-                  service::ResourceManager& manager, std::string adminGroup);
+                  service::ResourceManager& manager, service::Metrics& metrics, std::string adminGroup);
     ~ManagerObject();
 
     void setAdminGroup(std::string group) { authorization_.setAdminGroup(std::move(group)); }
@@ -58,6 +59,7 @@ private:
     void Reconcile(sdbus::Result<>&& result, std::string workload) override;
     void Forget(sdbus::Result<>&& result, std::string workload) override;
     std::vector<Dictionary> GetHistory(const std::string& workload, const uint64_t& limit) override;
+    std::string GetMetrics() override;
     void PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId, std::string containerName,
                           uint32_t pid) override;
 
@@ -78,6 +80,7 @@ private:
 
     service::EventLoop& loop_;
     service::ResourceManager& manager_;
+    service::Metrics& metrics_;
     ChangeAuthorization authorization_;
     core::NodeBudget lastBudget_;
     std::map<std::string, std::unique_ptr<WorkloadObject>> workloads_;

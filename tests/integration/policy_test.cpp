@@ -81,6 +81,7 @@ class BusPolicyTest : public ManagedContainerTest
             {managerInterface, "GetResourceStatus", {"s", name()}},
             {managerInterface, "ListWorkloads", {}},
             {managerInterface, "GetHistory", {"st", name(), "10"}},
+            {managerInterface, "GetMetrics", {}},
             {managerInterface, "ValidateResourceUpdate", {"sa{sv}", name(), "1", "CpuMillis", "t", "500"}},
         };
     }

@@ -65,6 +65,7 @@ int main(int argc, char** argv)
     addReconcileVerb(app, selected);
     addForgetVerb(app, selected);
     addHistoryVerb(app, selected);
+    addMetricsVerb(app, selected);
     addWatchVerb(app, selected);
 
     try {

@@ -90,6 +90,13 @@ std::vector<Dictionary> ResizedClient::getHistory(const std::string& workload, s
     return entries;
 }
 
+std::string ResizedClient::getMetrics()
+{
+    std::string metrics;
+    manager_->callMethod("GetMetrics").onInterface(managerInterface).storeResultsTo(metrics);
+    return metrics;
+}
+
 Dictionary ResizedClient::updateWorkload(const sdbus::ObjectPath& path,
                                          const ResourceValues& resources,
                                          const Dictionary& options)

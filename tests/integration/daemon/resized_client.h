@@ -46,6 +46,8 @@ class ResizedClient
     void reconcile(const std::string& workload);
     void forget(const std::string& workload);
     std::vector<Dictionary> getHistory(const std::string& workload, std::uint64_t limit);
+    // GetMetrics(): the Prometheus text format.
+    std::string getMetrics();
 
     // The methods of the io.resized1.Workload object at path.
     Dictionary updateWorkload(const sdbus::ObjectPath& path, const ResourceValues& resources,

@@ -68,6 +68,7 @@ class AuthorizationTest : public HostileTest
             {"call", busName, managerPath, managerInterface, "GetResourceStatus", "s", name()},
             {"call", busName, managerPath, managerInterface, "ListWorkloads"},
             {"call", busName, managerPath, managerInterface, "GetHistory", "st", name(), "10"},
+            {"call", busName, managerPath, managerInterface, "GetMetrics"},
             {"call", busName, managerPath, managerInterface, "ValidateResourceUpdate", "sa{sv}",
              name(), "1", "CpuMillis", "t", "500"},
             {"get-property", busName, managerPath, managerInterface, "CpuAvailableMillis"},

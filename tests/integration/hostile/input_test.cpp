@@ -61,6 +61,7 @@ TEST_F(HostileInputTest, WrongSignaturesAreRefusedBeforeTheDaemonSeesThem)
              return (managerCall("GetResourceStatus") << std::vector<std::string>{name()}).send();
          }},
         {"ListWorkloads(s)", [&] { return (managerCall("ListWorkloads") << name()).send(); }},
+        {"GetMetrics(s)", [&] { return (managerCall("GetMetrics") << name()).send(); }},
         {"Reconcile(i)", [&] { return (managerCall("Reconcile") << 1).send(); }},
         {"Reconcile(s s)", [&] { return (managerCall("Reconcile") << name() << name()).send(); }},
         {"Forget()", [&] { return managerCall("Forget").send(); }},

@@ -43,6 +43,7 @@ void addNodeVerb(CLI::App& app, VerbAction& selected);
 void addForgetVerb(CLI::App& app, VerbAction& selected);
 void addReconcileVerb(CLI::App& app, VerbAction& selected);
 void addHistoryVerb(CLI::App& app, VerbAction& selected);
+void addMetricsVerb(CLI::App& app, VerbAction& selected);
 void addWatchVerb(CLI::App& app, VerbAction& selected);
 
 }  // namespace resized::ctl

@@ -1,0 +1,164 @@
+#include "service/metrics.h"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <sstream>
+
+namespace resized::service {
+namespace {
+
+// Upper bounds in seconds, from a call answered from memory to one that
+// waited for a slow memory reclaim.
+constexpr std::array kDurationBounds{0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025,
+                                     0.05,    0.1,    0.25,  0.5,    1.0,   2.5,   10.0};
+
+// A label value as the text format quotes it.
+std::string escaped(std::string_view value)
+{
+    std::string out;
+    for (const char c : value) {
+        if (c == '\\' || c == '"')
+            out += '\\';
+        if (c == '\n') {
+            out += "\\n";
+            continue;
+        }
+        out += c;
+    }
+    return out;
+}
+
+// The shortest text that reads back as the same value: byte counts keep
+// every digit.
+std::string number(double value) { return fmt::format("{}", value); }
+
+void family(std::ostringstream& out, std::string_view name, std::string_view type, std::string_view help)
+{
+    out << "# HELP " << name << ' ' << help << "\n# TYPE " << name << ' ' << type << '\n';
+}
+
+// One sample per workload that has a value for it.
+void perWorkload(std::ostringstream& out, const std::vector<WorkloadUsage>& workloads, std::string_view name,
+                 std::string_view type, std::string_view help,
+                 const std::function<std::optional<double>(const WorkloadUsage&)>& value)
+{
+    family(out, name, type, help);
+    for (const auto& workload : workloads)
+        if (const auto sample = value(workload))
+            out << name << "{workload=\"" << escaped(workload.name) << "\"} " << number(*sample) << '\n';
+}
+
+std::optional<double> limited(const std::optional<uint64_t>& limit)
+{
+    if (!limit || *limit == core::kUnlimited)
+        return std::nullopt;
+    return static_cast<double>(*limit);
+}
+
+}  // namespace
+
+UsageSampler::UsageSampler(store::StateStore& store, cgroup::DriverSelector& drivers)
+    : store_(store), drivers_(drivers)
+{
+}
+
+std::vector<WorkloadUsage> UsageSampler::sample()
+{
+    std::vector<WorkloadUsage> samples;
+    std::map<std::string, Previous> sampled;
+    for (const auto& record : store_.workloads()) {
+        if (!record.hasCgroup())
+            continue;
+        WorkloadUsage workload{.name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}};
+        try {
+            workload.usage = drivers_.forCgroup(record.cgroupPath).usage(record.cgroupPath);
+        } catch (const cgroup::CgroupError& error) {
+            // Stopped since the store last heard of it: its events follow.
+            spdlog::debug("{}: no usage: {}", record.name, error.what());
+            continue;
+        }
+        const auto now = std::chrono::steady_clock::now();
+        const auto previous = previous_.find(record.name);
+        // A restarted container's counters start again in a new cgroup.
+        if (previous != previous_.end() && previous->second.cgroupPath == record.cgroupPath &&
+            workload.usage.cpuNsec >= previous->second.cpuNsec && now > previous->second.at) {
+            const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - previous->second.at);
+            workload.cpuMillicores = (workload.usage.cpuNsec - previous->second.cpuNsec) * 1000 /
+                                     static_cast<uint64_t>(elapsed.count());
+        }
+        sampled[record.name] = {record.cgroupPath, now, workload.usage.cpuNsec};
+        samples.push_back(std::move(workload));
+    }
+    previous_ = std::move(sampled);
+    return samples;
+}
+
+void Metrics::updateAnswered(std::string_view result, std::chrono::nanoseconds took)
+{
+    if (const auto counted = updatesByResult_.find(result); counted != updatesByResult_.end())
+        ++counted->second;
+    else
+        updatesByResult_.emplace(result, 1);
+    const double seconds = std::chrono::duration<double>(took).count();
+    durationBuckets_.resize(kDurationBounds.size());
+    for (size_t bucket = 0; bucket < kDurationBounds.size(); ++bucket)
+        if (seconds <= kDurationBounds[bucket])
+            ++durationBuckets_[bucket];
+    durationSum_ += seconds;
+    ++durationCount_;
+}
+
+std::string Metrics::exposition()
+{
+    std::ostringstream out;
+    family(out, "resized_update_requests_total", "counter", "UpdateResources calls answered, by result.");
+    for (const auto& [result, count] : updatesByResult_)
+        out << "resized_update_requests_total{result=\"" << escaped(result) << "\"} " << count << '\n';
+
+    family(out, "resized_update_duration_seconds", "histogram",
+           "Time from an UpdateResources call to its answer, limits read back.");
+    durationBuckets_.resize(kDurationBounds.size());
+    for (size_t bucket = 0; bucket < kDurationBounds.size(); ++bucket)
+        out << "resized_update_duration_seconds_bucket{le=\"" << number(kDurationBounds[bucket]) << "\"} "
+            << durationBuckets_[bucket] << '\n';
+    out << "resized_update_duration_seconds_bucket{le=\"+Inf\"} " << durationCount_ << '\n'
+        << "resized_update_duration_seconds_sum " << number(durationSum_) << '\n'
+        << "resized_update_duration_seconds_count " << durationCount_ << '\n';
+
+    family(out, "resized_drift_total", "counter", "Limits found changed behind resized's back, and repaired.");
+    out << "resized_drift_total " << drift_ << '\n';
+
+    const auto workloads = sampler_.sample();
+    perWorkload(out, workloads, "resized_workload_cpu_usage_millicores", "gauge",
+                "CPU used since the previous scrape, in millicores.",
+                [](const WorkloadUsage& w) -> std::optional<double> {
+                    if (!w.cpuMillicores)
+                        return std::nullopt;
+                    return static_cast<double>(*w.cpuMillicores);
+                });
+    perWorkload(out, workloads, "resized_workload_cpu_usage_seconds_total", "counter",
+                "CPU time used by the workload's current cgroup.",
+                [](const WorkloadUsage& w) { return static_cast<double>(w.usage.cpuNsec) / 1e9; });
+    perWorkload(out, workloads, "resized_workload_cpu_throttled_periods_total", "counter",
+                "CFS periods in which the workload was throttled.",
+                [](const WorkloadUsage& w) { return static_cast<double>(w.usage.throttledPeriods); });
+    perWorkload(out, workloads, "resized_workload_cpu_limit_millicores", "gauge",
+                "The CPU limit the cgroup holds, where it has one.",
+                [](const WorkloadUsage& w) { return limited(w.limits.cpuMillis); });
+    perWorkload(out, workloads, "resized_workload_memory_working_set_bytes", "gauge",
+                "Memory in use minus inactive file pages, as the kubelet counts it.",
+                [](const WorkloadUsage& w) { return static_cast<double>(w.usage.workingSetBytes()); });
+    perWorkload(out, workloads, "resized_workload_memory_limit_bytes", "gauge",
+                "The memory limit (MemoryMax) the cgroup holds, where it has one.",
+                [](const WorkloadUsage& w) { return limited(w.limits.memoryMax); });
+    perWorkload(out, workloads, "resized_workload_oom_kills_total", "counter",
+                "Processes the kernel killed in the workload's current cgroup for lack of memory.",
+                [](const WorkloadUsage& w) { return static_cast<double>(w.usage.oomKills); });
+    return out.str();
+}
+
+}  // namespace resized::service

@@ -1,0 +1,70 @@
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "cgroup/driver_selector.h"
+#include "store/state_store.h"
+
+namespace resized::service {
+
+// One managed workload's limits and what its cgroup uses now.
+struct WorkloadUsage {
+    std::string name;
+    core::Resources limits;  // as last read back
+    cgroup::Usage usage;
+    // The CPU used since the previous sample of the same cgroup; nullopt at
+    // a workload's first sample.
+    std::optional<uint64_t> cpuMillicores;
+};
+
+// Reads the usage of every managed workload that runs. Only when asked:
+// nothing is sampled in the background for metrics.
+class UsageSampler {
+public:
+    UsageSampler(store::StateStore& store, cgroup::DriverSelector& drivers);
+
+    std::vector<WorkloadUsage> sample();
+
+private:
+    struct Previous {
+        std::string cgroupPath;
+        std::chrono::steady_clock::time_point at;
+        uint64_t cpuNsec = 0;
+    };
+
+    store::StateStore& store_;
+    cgroup::DriverSelector& drivers_;
+    std::map<std::string, Previous> previous_;
+};
+
+// The daemon's figures in the Prometheus text format (0.0.4): the update
+// calls it answered and how long they took, drift it found, and the
+// managed workloads' usage against their limits.
+class Metrics {
+public:
+    explicit Metrics(UsageSampler& sampler) : sampler_(sampler) {}
+
+    // An UpdateResources call was answered: "success" or the short name of
+    // its error (Infeasible, InvalidArgument, …).
+    void updateAnswered(std::string_view result, std::chrono::nanoseconds took);
+    void driftDetected() { ++drift_; }
+
+    std::string exposition();
+
+private:
+    UsageSampler& sampler_;
+    std::map<std::string, uint64_t, std::less<>> updatesByResult_;
+    // Cumulative counts per upper bound, as the format wants them.
+    std::vector<uint64_t> durationBuckets_;
+    double durationSum_ = 0;
+    uint64_t durationCount_ = 0;
+    uint64_t drift_ = 0;
+};
+
+}  // namespace resized::service
