@@ -255,6 +255,23 @@ check "the overall exposure level ($exposure) is at most the documented $documen
     awk -v level="$exposure" -v limit="$documented_exposure" \
         'BEGIN { exit !(level != "" && level + 0 <= limit + 0) }'
 
+echo "== (g) metrics for Prometheus through resized-metrics.socket"
+run_container mx
+update mx 1 CpuMillis t 200 0 > /dev/null
+check "resized-metrics.socket starts" systemctl start resized-metrics.socket
+scrape=$(curl --silent --show-error --max-time 60 http://127.0.0.1:9531/metrics)
+check "a scrape of 127.0.0.1:9531 gets resized's update counters" \
+    grep -q '^resized_update_requests_total{result="success"} ' <<< "$scrape"
+check "and the CPU limit of the container it changed" \
+    grep -q '^resized_workload_cpu_limit_millicores{workload="mx"} 200$' <<< "$scrape"
+check "the exporter runs as a dynamic user, not root" \
+    test "$(systemctl show -P UID resized-metrics.service)" -ne 0
+check "another path answers 404" \
+    equals "$(curl --silent --output /dev/null --write-out '%{http_code}' http://127.0.0.1:9531/nothing)" 404
+systemd-analyze security --no-pager resized-metrics.service 2>&1 | tail -n 1
+systemctl stop resized-metrics.socket resized-metrics.service
+podman rm -f -t 0 mx > /dev/null
+
 echo "== resized's journal (last lines)"
 journalctl -u resized -o short-monotonic --no-pager | tail -n 15
 
