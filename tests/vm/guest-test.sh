@@ -264,10 +264,11 @@ check "a scrape of 127.0.0.1:9531 gets resized's update counters" \
     grep -q '^resized_update_requests_total{result="success"} ' <<< "$scrape"
 check "and the CPU limit of the container it changed" \
     grep -q '^resized_workload_cpu_limit_millicores{workload="mx"} 200$' <<< "$scrape"
-check "the exporter runs as a dynamic user, not root" \
-    test "$(systemctl show -P UID resized-metrics.service)" -ne 0
+check "the exporter runs as the user resized-metrics from sysusers.d" \
+    equals "$(systemctl show -P UID resized-metrics.service)" "$(id -u resized-metrics)"
 check "another path answers 404" \
     equals "$(curl --silent --output /dev/null --write-out '%{http_code}' http://127.0.0.1:9531/nothing)" 404
+journalctl -u resized-metrics.service -o cat --no-pager | tail -n 5
 systemd-analyze security --no-pager resized-metrics.service 2>&1 | tail -n 1
 systemctl stop resized-metrics.socket resized-metrics.service
 podman rm -f -t 0 mx > /dev/null

@@ -11,9 +11,11 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <mutex>
 #include <sdbus-c++/sdbus-c++.h>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "build_config.h"
 
@@ -37,12 +39,14 @@ struct Reply {
     const char* contentType = "text/plain; charset=utf-8";
 };
 
-// Asks resized on the system bus, one call per scrape. Requests are served
-// one at a time (one polling thread), so the connection needs no lock.
+// Asks resized on the system bus, one call per scrape. Each listening
+// socket has a polling thread of its own: the connection serves one at a
+// time.
 class MetricsSource {
 public:
     std::string fetch()
     {
+        const std::lock_guard lock(mutex_);
         if (!connection_)
             connection_ = sdbus::createSystemBusConnection();
         auto proxy = sdbus::createProxy(*connection_, "io.resized1", "/io/resized1");
@@ -62,8 +66,11 @@ public:
     }
 
 private:
+    std::mutex mutex_;
     std::unique_ptr<sdbus::IConnection> connection_;
 };
+
+using Server = std::unique_ptr<MHD_Daemon, decltype(&MHD_stop_daemon)>;
 
 Reply answer(const Request& request, MetricsSource& source)
 {
@@ -105,7 +112,7 @@ MHD_Result handle(void* context, MHD_Connection* connection, const char* url, co
     return MHD_queue_response(connection, reply.status, response.get());
 }
 
-int serve(int listeningSocket)
+int serve(int firstSocket, int sockets)
 {
     MetricsSource source;
     sigset_t stopSignals;
@@ -116,14 +123,17 @@ int serve(int listeningSocket)
     // and the signals reach sigwait() below.
     pthread_sigmask(SIG_BLOCK, &stopSignals, nullptr);
 
-    std::unique_ptr<MHD_Daemon, decltype(&MHD_stop_daemon)> server(
-        MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, nullptr, nullptr, &handle,
-                         &source, MHD_OPTION_LISTEN_SOCKET, listeningSocket, MHD_OPTION_CONNECTION_TIMEOUT,
-                         kConnectionTimeoutSec, MHD_OPTION_END),
-        &MHD_stop_daemon);
-    if (!server) {
-        std::cerr << "<3>cannot serve on the socket from systemd" << std::endl;
-        return EXIT_FAILURE;
+    // One server per socket (the unit listens on IPv4 and IPv6).
+    std::vector<Server> servers;
+    for (int socket = firstSocket; socket < firstSocket + sockets; ++socket) {
+        servers.emplace_back(MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, 0, nullptr,
+                                              nullptr, &handle, &source, MHD_OPTION_LISTEN_SOCKET, socket,
+                                              MHD_OPTION_CONNECTION_TIMEOUT, kConnectionTimeoutSec, MHD_OPTION_END),
+                             &MHD_stop_daemon);
+        if (!servers.back()) {
+            std::cerr << "<3>cannot serve on socket " << socket << " from systemd" << std::endl;
+            return EXIT_FAILURE;
+        }
     }
     sd_notify(0, "READY=1");
     int signal = 0;
@@ -138,7 +148,7 @@ int main(int argc, char** argv)
 {
     CLI::App app("Serve resized's metrics to Prometheus on the socket systemd passes", "resized-metrics-exporter");
     app.set_version_flag("--version", std::string(RESIZED_VERSION));
-    app.footer("Started by resized-metrics.socket (off until enabled): one listening stream socket\n"
+    app.footer("Started by resized-metrics.socket (off until enabled): the listening stream sockets\n"
                "from systemd (sd_listen_fds(3)), on which GET /metrics answers resized's GetMetrics()\n"
                "in the Prometheus text format (0.0.4), asked over the system bus at each scrape.\n"
                "Other paths answer 404, other methods 405, and 503 when resized does not answer.\n"
@@ -147,10 +157,11 @@ int main(int argc, char** argv)
     CLI11_PARSE(app, argc, argv);
 
     const int sockets = sd_listen_fds(1);
-    if (sockets != 1) {
-        std::cerr << "resized-metrics-exporter: expected one listening socket from systemd, got "
-                  << std::max(sockets, 0) << "; start it through resized-metrics.socket" << std::endl;
+    if (sockets <= 0) {
+        std::cerr << "resized-metrics-exporter: no listening socket from systemd; start it through "
+                     "resized-metrics.socket"
+                  << std::endl;
         return EXIT_FAILURE;
     }
-    return serve(SD_LISTEN_FDS_START);
+    return serve(SD_LISTEN_FDS_START, sockets);
 }

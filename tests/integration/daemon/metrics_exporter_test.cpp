@@ -19,6 +19,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace resized::integration
 {
@@ -46,15 +47,23 @@ class MetricsExporterTest : public ManagedContainerTest
         }
         // Short: a unix socket's path has at most 107 bytes, and the test's
         // own directory is named after the test.
-        socket_ = std::filesystem::temp_directory_path() /
-                  ("resized-metrics-test-" + std::to_string(getpid()) + ".sock");
+        for (const auto* which : {"first", "second"})
+        {
+            sockets_.push_back(std::filesystem::temp_directory_path() /
+                               ("resized-metrics-test-" + std::to_string(getpid()) + "-" + which + ".sock"));
+        }
         exporterLog_ = daemonOptions().logFile.parent_path() / "exporter.log";
+        // Two sockets, as resized-metrics.socket passes (IPv4 and IPv6).
         // systemd-socket-activate passes on only the variables it is told.
-        exporter_.emplace(std::vector<std::string>{"systemd-socket-activate", "--listen=" + socket_.string(),
+        exporter_.emplace(std::vector<std::string>{"systemd-socket-activate", "--listen=" + sockets_[0].string(),
+                                                   "--listen=" + sockets_[1].string(),
                                                    "--setenv=DBUS_SYSTEM_BUS_ADDRESS", METRICS_EXPORTER_BINARY},
                           exporterLog_);
-        ASSERT_TRUE(waitUntil([&] { return std::filesystem::exists(socket_); }, std::chrono::seconds(10)))
-            << "systemd-socket-activate did not listen on " << socket_ << ": " << exporterLogText();
+        for (const auto& socket : sockets_)
+        {
+            ASSERT_TRUE(waitUntil([&] { return std::filesystem::exists(socket); }, std::chrono::seconds(10)))
+                << "systemd-socket-activate did not listen on " << socket << ": " << exporterLogText();
+        }
     }
 
     void TearDown() override
@@ -64,7 +73,10 @@ class MetricsExporterTest : public ManagedContainerTest
             std::cerr << "The exporter's log:\n" << exporterLogText();
         }
         exporter_.reset();
-        std::filesystem::remove(socket_);
+        for (const auto& socket : sockets_)
+        {
+            std::filesystem::remove(socket);
+        }
         ManagedContainerTest::TearDown();
     }
 
@@ -74,10 +86,10 @@ class MetricsExporterTest : public ManagedContainerTest
         return std::string(std::istreambuf_iterator<char>(log), std::istreambuf_iterator<char>());
     }
 
-    HttpAnswer request(const std::string& path, const std::string& method = "GET")
+    HttpAnswer request(const std::string& path, const std::string& method = "GET", std::size_t socket = 0)
     {
         const auto result = runCommand({"curl", "--silent", "--show-error", "--max-time", "30", "--unix-socket",
-                                        socket_.string(), "--request", method, "--include",
+                                        sockets_.at(socket).string(), "--request", method, "--include",
                                         "http://localhost" + path});
         EXPECT_EQ(result.exitStatus, 0) << result.standardError;
         HttpAnswer answer;
@@ -92,7 +104,7 @@ class MetricsExporterTest : public ManagedContainerTest
     }
 
   private:
-    std::filesystem::path socket_;
+    std::vector<std::filesystem::path> sockets_;
     std::filesystem::path exporterLog_;
     std::optional<ChildProcess> exporter_;
 };
@@ -106,6 +118,12 @@ TEST_F(MetricsExporterTest, AScrapeGetsTheDaemonsMetricsInTheTextFormat)
     // SetUp's update, counted by the daemon.
     EXPECT_THAT(answer.body, HasSubstr("resized_update_requests_total{result=\"success\"} 1\n"));
     EXPECT_THAT(answer.body, HasSubstr("resized_workload_cpu_limit_millicores{workload=\"" + name() + "\"} 300\n"));
+}
+
+TEST_F(MetricsExporterTest, EverySocketFromSystemdIsServed)
+{
+    EXPECT_THAT(request("/metrics", "GET", 1).status, HasSubstr(" 200 "));
+    EXPECT_THAT(request("/metrics", "GET", 0).status, HasSubstr(" 200 "));
 }
 
 TEST_F(MetricsExporterTest, OtherPathsAndMethodsAreRefused)
