@@ -79,8 +79,7 @@ Dictionary encodeHistoryEntry(const store::HistoryEntry& entry)
     return {
         {"TimeUSec", sdbus::Variant(entry.finishedAtUsec)},
         {"Workload", sdbus::Variant(entry.workload)},
-        // Callers are the only actors the store records so far.
-        {"Actor", sdbus::Variant("uid:" + std::to_string(entry.callerUid))},
+        {"Actor", sdbus::Variant(entry.actor)},
         {"Operation", sdbus::Variant(entry.operation)},
         {"Request", sdbus::Variant(encodeResources(store::resourcesFromJson(entry.request)))},
         {"Result", sdbus::Variant(entry.result)},

@@ -55,10 +55,10 @@ void Reconciler::reconcileAll(const std::vector<Instance>& containers, const std
     }
 }
 
-void Reconciler::reconcileOne(const std::string& name, const Instance* listed, Lookup lookup)
+void Reconciler::reconcileOne(const std::string& name, const Instance* listed, Lookup lookup, const Actor& actor)
 {
     try {
-        reconcileNow(name, listed, lookup);
+        reconcileNow(name, listed, lookup, actor);
         storeRetries_.erase(name);
     } catch (const store::StoreError& error) {
         // Not the runtime's refusal but the store's passing trouble: tried
@@ -73,7 +73,7 @@ void Reconciler::reconcileOne(const std::string& name, const Instance* listed, L
 // `listed` is the workload's container from a listing; an Instance with no
 // ID there means the listing has no such container. Without a listing the
 // workload's source is asked, unless `lookup` trusts a binding.
-void Reconciler::reconcileNow(const std::string& name, const Instance* listed, Lookup lookup)
+void Reconciler::reconcileNow(const std::string& name, const Instance* listed, Lookup lookup, const Actor& actor)
 {
     if (host_.busy(name))
         return;
@@ -163,7 +163,7 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
     } else if (*record != stored) {
         store_.save(*record);
     }
-    host_.repair(std::move(*record), wanted);
+    host_.repair(std::move(*record), wanted, actor);
 }
 
 void Reconciler::lookUpAndReconcile(const store::WorkloadRecord& record)

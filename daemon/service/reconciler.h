@@ -9,6 +9,7 @@
 
 #include "cgroup/driver_selector.h"
 #include "core/backoff.h"
+#include "service/actor.h"
 #include "service/announcer.h"
 #include "service/background_lookup.h"
 #include "service/event_loop.h"
@@ -29,7 +30,7 @@ public:
     virtual void lookUp(const store::WorkloadRecord& record, FoundCallback done) = 0;
     // Writes `wanted` into the record's cgroup (no admission: the record
     // holds its allocation) and reports through repairFinished().
-    virtual void repair(store::WorkloadRecord record, const core::Resources& wanted) = 0;
+    virtual void repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor) = 0;
     // Admits the record's desired state again (its allocation was released)
     // for its instance, which runs.
     virtual void readmit(const store::WorkloadRecord& record, const Instance& instance) = 0;
@@ -66,7 +67,9 @@ public:
     // One workload; a store that cannot be written now is tried again later.
     // Without `listed` or a trusted binding, its source is asked first, and
     // the workload reconciled when it answers.
-    void reconcileOne(const std::string& name, const Instance* listed = nullptr, Lookup lookup = Lookup::AskSource);
+    // A repair it starts is `actor`'s in the history.
+    void reconcileOne(const std::string& name, const Instance* listed = nullptr, Lookup lookup = Lookup::AskSource,
+                      const Actor& actor = Actor::reconcile());
     // A repair ended: a failed one is tried again, doubling the interval, up
     // to the configured number of attempts.
     void repairFinished(const std::string& name, bool repaired);
@@ -76,7 +79,7 @@ public:
     void setSettings(const Settings& settings) { settings_ = settings; }
 
 private:
-    void reconcileNow(const std::string& name, const Instance* listed, Lookup lookup);
+    void reconcileNow(const std::string& name, const Instance* listed, Lookup lookup, const Actor& actor);
     void lookUpAndReconcile(const store::WorkloadRecord& record);
     void reconcileFound(const std::string& name, Found found);
     void armSyncTimer();

@@ -216,7 +216,7 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
 void ResourceManager::update(const std::string& workload, core::Resources request, const UpdateOptions& options,
                              uint32_t callerUid, UpdateCallback done)
 {
-    resolve(workload, [this, queued = Queued{std::move(request), options, callerUid, std::move(done)}](
+    resolve(workload, [this, queued = Queued{std::move(request), options, Actor::caller(callerUid), std::move(done)}](
                           Outcome<Target> resolved) mutable { admitResolved(std::move(resolved), std::move(queued)); });
 }
 
@@ -274,7 +274,7 @@ void ResourceManager::answerRefusal(const Target& target, const Queued& queued, 
                                     const std::string& reason, uint64_t started)
 {
     spdlog::warn("{}: update refused: {}", target.name, reason);
-    recordHistory(target.name, queued.callerUid, "update", queued.request, toString(code), reason, started);
+    recordHistory(target.name, queued.actor, "update", queued.request, toString(code), reason, started);
     announcer_.failed(target.name, code, reason);
     queued.done(ResizeError(code, reason));
 }
@@ -342,7 +342,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         store_.save(record);
         transaction.commit();
         releaseTimers_.erase(name);
-        recordHistory(name, queued.callerUid, "update", queued.request, "pending", record.message, started);
+        recordHistory(name, queued.actor, "update", queued.request, "pending", record.message, started);
         announcer_.changed(record);
         queued.done(record);
         return;
@@ -378,7 +378,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
                        .reservationId = reservationId,
                        .execution = {},
                        .done = std::move(queued.done),
-                       .callerUid = queued.callerUid,
+                       .actor = queued.actor,
                        .startedAtUsec = started,
                        .storeRetry = {},
                        .storeBackoff = {},
@@ -439,7 +439,7 @@ void ResourceManager::finishUpdate(const std::string& name)
     auto node = inFlight_.extract(name);
     const ErrorCode code = errorOf(execution.outcome());
     if (update.reservationId)
-        recordHistory(name, update.callerUid, "update", update.request, applied ? "success" : toString(code),
+        recordHistory(name, update.actor, "update", update.request, applied ? "success" : toString(code),
                       record.message, update.startedAtUsec);
     announcer_.changed(record);
     // Either way capacity may have freed: a shrink, or a reservation given
@@ -459,6 +459,10 @@ void ResourceManager::finishUpdate(const std::string& name)
             update.done(ResizeError(code, record.message));
     }
     hooks_.changeEnded(name, applied, record.message);
+    // After the hook's answer: the container waits for that, not for this.
+    if (!update.reservationId)
+        recordHistory(name, update.actor, "repair", update.request, applied ? "success" : toString(code),
+                      record.message, update.startedAtUsec);
     startNextQueued(name);
 }
 
@@ -617,7 +621,7 @@ void ResourceManager::forgetResolved(const std::string& asked, Outcome<Target> r
         countUnheld(*target->instance);
     deferred_.schedulePass();
     spdlog::info("{}: forgotten; its limits stay as they are", name);
-    recordHistory(name, callerUid, "forget", {}, "success", "", started);
+    recordHistory(name, Actor::caller(callerUid), "forget", {}, "success", "", started);
     announcer_.forgotten(name);
 }
 
@@ -640,11 +644,11 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
         .reclaimTimeoutUsec = queued.options.reclaimTimeout
                                   ? std::optional<uint64_t>(queued.options.reclaimTimeout->count())
                                   : std::nullopt,
-        .callerUid = queued.callerUid,
+        .callerUid = queued.actor.uid,
         .createdAtUsec = started,
     });
     spdlog::info("{}: deferred {}: {}", target.name, core::describe(queued.request), reason);
-    recordHistory(target.name, queued.callerUid, "update", queued.request, "deferred", record.message, started);
+    recordHistory(target.name, queued.actor, "update", queued.request, "deferred", record.message, started);
 }
 
 // One request of the deferred queue, offered again: started if it fits now.
@@ -670,7 +674,7 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
                     options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
                 const std::string name = target.name;
                 spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
-                startGuarded(std::move(target), Queued{update.request, options, update.callerUid,
+                startGuarded(std::move(target), Queued{update.request, options, Actor::caller(update.callerUid),
                                                        [name](const UpdateResult& result) {
                                                            logFailedBackgroundUpdate(name, result);
                                                        }});
@@ -699,7 +703,7 @@ void ResourceManager::lookUp(const store::WorkloadRecord& record, FoundCallback 
                });
 }
 
-void ResourceManager::repair(store::WorkloadRecord record, const core::Resources& wanted)
+void ResourceManager::repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor)
 {
     const std::string name = record.name;
     record.syncState = core::SyncState::Applying;
@@ -717,7 +721,7 @@ void ResourceManager::repair(store::WorkloadRecord record, const core::Resources
                        .reservationId = std::nullopt,
                        .execution = {},
                        .done = {},
-                       .callerUid = 0,
+                       .actor = actor,
                        .startedAtUsec = nowUsec(),
                        .storeRetry = {},
                        .storeBackoff = {},
@@ -735,7 +739,7 @@ void ResourceManager::readmit(const store::WorkloadRecord& record, const Instanc
     options.defer = true;
     spdlog::info("{}: back after its allocation was released; admitting {}", name, core::describe(record.desired));
     admitWhenIdle(Target{.name = name, .parsed = instance.name, .instance = instance, .record = record},
-                  Queued{record.desired, options, 0,
+                  Queued{record.desired, options, Actor::reconcile(),
                          [name](const UpdateResult& result) { logFailedBackgroundUpdate(name, result); }});
 }
 
@@ -873,14 +877,15 @@ void ResourceManager::setRuntimeConnected(bool connected)
     announcer_.runtimeConnection(connected);
 }
 
-void ResourceManager::recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,
+void ResourceManager::recordHistory(const std::string& workload, const Actor& actor, std::string_view operation,
                                     const core::Resources& request, std::string_view result,
                                     const std::string& message, uint64_t startedAtUsec)
 {
     try {
         store_.recordHistory({
             .workload = workload,
-            .callerUid = callerUid,
+            .actor = actor.name,
+            .callerUid = actor.uid,
             .operation = std::string(operation),
             .request = store::toJson(request),
             .result = std::string(result),

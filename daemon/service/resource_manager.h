@@ -128,7 +128,7 @@ private:
     struct Queued {
         core::Resources request;
         UpdateOptions options;
-        uint32_t callerUid = 0;
+        Actor actor;
         UpdateCallback done;
     };
 
@@ -152,7 +152,7 @@ private:
         std::optional<int64_t> reservationId;
         std::unique_ptr<Execution> execution;
         UpdateCallback done;
-        uint32_t callerUid = 0;
+        Actor actor;
         uint64_t startedAtUsec = 0;
         // The outcome could not be committed: the workload waits until the
         // store takes its reservation's resolution.
@@ -195,7 +195,7 @@ private:
     // ReconcilerHost
     bool busy(const std::string& name) const override { return inFlight_.contains(name); }
     void lookUp(const store::WorkloadRecord& record, FoundCallback done) override;
-    void repair(store::WorkloadRecord record, const core::Resources& wanted) override;
+    void repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor) override;
     void readmit(const store::WorkloadRecord& record, const Instance& instance) override;
     void countUnheld(const Instance& instance) override;
     void scheduleRelease(const store::WorkloadRecord& record) override;
@@ -214,7 +214,7 @@ private:
     // those with events newer than the listing.
     void passOver(std::vector<Instance> containers, const std::set<std::string>& newerThanListing);
     void setRuntimeConnected(bool connected);
-    void recordHistory(const std::string& workload, uint32_t callerUid, std::string_view operation,
+    void recordHistory(const std::string& workload, const Actor& actor, std::string_view operation,
                        const core::Resources& request, std::string_view result, const std::string& message,
                        uint64_t startedAtUsec);
 

@@ -225,7 +225,7 @@ void StateStore::recordHistory(const HistoryEntry& entry)
 {
     WriteTransaction transaction(db_);
     Statement(db_, "INSERT INTO history (workload, caller_uid, operation, request, result, "
-                   "message, started_at_usec, finished_at_usec) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
+                   "message, started_at_usec, finished_at_usec, actor) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(1, entry.workload)
         .bind(2, int64_t{entry.callerUid})
         .bind(3, entry.operation)
@@ -234,6 +234,7 @@ void StateStore::recordHistory(const HistoryEntry& entry)
         .bind(6, entry.message)
         .bind(7, entry.startedAtUsec)
         .bind(8, entry.finishedAtUsec)
+        .bind(9, entry.actor)
         .run();
     Statement(db_, "DELETE FROM history WHERE id <= (SELECT MAX(id) FROM history) - ?")
         .bind(1, static_cast<int64_t>(historyLimit_))
@@ -244,13 +245,14 @@ void StateStore::recordHistory(const HistoryEntry& entry)
 std::vector<HistoryEntry> StateStore::history(const std::string& workload, size_t limit)
 {
     Statement query(db_, "SELECT workload, caller_uid, operation, request, result, message, "
-                         "started_at_usec, finished_at_usec FROM history WHERE ? = '' OR workload = ? "
+                         "started_at_usec, finished_at_usec, actor FROM history WHERE ? = '' OR workload = ? "
                          "ORDER BY id DESC LIMIT ?");
     query.bind(1, workload).bind(2, workload).bind(3, static_cast<int64_t>(std::min(limit, kMaxHistoryLimit)));
     std::vector<HistoryEntry> entries;
     while (query.step()) {
         entries.push_back({
             .workload = query.text(0),
+            .actor = query.text(8),
             .callerUid = static_cast<uint32_t>(query.integer(1)),
             .operation = query.text(2),
             .request = query.text(3),

@@ -76,6 +76,9 @@ struct DeferredUpdate {
 
 struct HistoryEntry {
     std::string workload{};
+    // "uid:N" for a caller (whose uid callerUid is), "reconcile" or "hook"
+    // for resized's own repairs.
+    std::string actor{};
     uint32_t callerUid = 0;
     std::string operation{};  // "update", "forget", ...
     std::string request{};    // JSON

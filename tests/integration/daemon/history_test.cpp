@@ -3,9 +3,12 @@
 
 #include "daemon_test.h"
 
+#include "support/cgroup_v1.h"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <fstream>
 #include <optional>
 #include <string>
 #include <vector>
@@ -79,6 +82,23 @@ TEST_F(HistoryTest, AnEmptyNameMeansEveryWorkloadAndALimitKeepsTheNewest)
     EXPECT_EQ(textOf(newest[0], "Workload"), other.name());
     EXPECT_EQ(client().getHistory("container:" + name(), 0).size(), 1U);
     EXPECT_TRUE(client().getHistory("never-managed", 0).empty());
+}
+
+TEST_F(HistoryTest, ARepairOfDriftIsRecordedAsTheReconcilersWithWhatItWrote)
+{
+    // 200m, written as somebody other than resized would.
+    std::ofstream(CgroupV1(container().cgroupPath()).file("cpu", "cpu.cfs_quota_us")) << "20000";
+    client().reconcile(name());
+
+    const auto entries = client().getHistory(name(), 0);
+
+    ASSERT_EQ(entries.size(), 2U);
+    EXPECT_EQ(textOf(entries[0], "Actor"), "reconcile");
+    EXPECT_EQ(textOf(entries[0], "Operation"), "repair");
+    EXPECT_EQ(textOf(entries[0], "Result"), "success");
+    EXPECT_EQ(ResourceValues::fromDictionary(entryOf<Dictionary>(entries[0], "Request")).cpuMillis,
+              managed.cpuMillis);
+    EXPECT_EQ(textOf(entries[1], "Actor"), "uid:" + std::to_string(geteuid()));
 }
 
 TEST_F(HistoryTest, ANameOfNoKindOfWorkloadIsAnInvalidArgument)

@@ -10,7 +10,9 @@
 
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -128,6 +130,11 @@ class OciHookTest : public EventsTest
         }
         EXPECT_TRUE(waitForSynchronized(container.name()));
         EXPECT_EQ(readLimits(container.cgroupPath()), desired);
+        // Each start's limits were the hook's doing, and the history says so.
+        const auto history = bus().history(container.name());
+        EXPECT_EQ(std::count(history.begin(), history.end(), "hook repair success"), count)
+            << ::testing::PrintToString(history);
+        EXPECT_EQ(history.back(), "uid:" + std::to_string(geteuid()) + " update success");
     }
 
   private:

@@ -51,6 +51,22 @@ void ResizedBus::forget(const std::string& workload)
         workload);
 }
 
+std::vector<std::string> ResizedBus::history(const std::string& workload)
+{
+    std::vector<Dictionary> entries;
+    manager_->callMethod("GetHistory")
+        .onInterface(managerInterface)
+        .withArguments(workload, std::uint64_t{0})
+        .storeResultsTo(entries);
+    std::vector<std::string> lines;
+    for (const auto& entry : entries)
+    {
+        lines.push_back(entryOf<std::string>(entry, "Actor") + " " + entryOf<std::string>(entry, "Operation") +
+                        " " + entryOf<std::string>(entry, "Result"));
+    }
+    return lines;
+}
+
 Dictionary ResizedBus::resourceStatus(const std::string& workload)
 {
     Dictionary status;

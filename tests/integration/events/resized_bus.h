@@ -36,6 +36,8 @@ class ResizedBus
     // it learnt from Podman's events before is settled too.
     void reconcile(const std::string& workload);
     void forget(const std::string& workload);
+    // GetHistory: "ACTOR OPERATION RESULT" of each entry, newest first.
+    std::vector<std::string> history(const std::string& workload);
 
     std::uint64_t cpuAllocatedMillis();
     // Any numeric property of io.resized1.Manager.

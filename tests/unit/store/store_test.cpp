@@ -262,6 +262,29 @@ TEST_F(StoreTest, AnUncommittedTransactionChangesNothing)
     EXPECT_FALSE(store.find("a"));
 }
 
+// History written before actors were recorded was all callers'.
+TEST_F(StoreTest, HistoryOfAnOlderSchemaKeepsItsCallersAsActors)
+{
+    {
+        store::Database db(file());
+        const auto& all = store::builtinMigrations();
+        const std::vector<store::Migration> beforeActors(all.begin(), all.begin() + 4);
+        store::migrate(db, beforeActors);
+        db.execute("INSERT INTO history (workload, caller_uid, operation, request, result, started_at_usec, "
+                   "finished_at_usec) VALUES ('a', 1000, 'update', '{}', 'success', 1, 2)");
+    }
+    store::StateStore store(file());
+    store.recordHistory({.workload = "a", .actor = "reconcile", .operation = "repair", .request = "{}",
+                         .result = "success"});
+
+    const auto entries = store.history("a", 10);
+
+    ASSERT_EQ(entries.size(), 2u);
+    EXPECT_EQ(entries[0].actor, "reconcile");
+    EXPECT_EQ(entries[1].actor, "uid:1000");
+    EXPECT_EQ(entries[1].callerUid, 1000u);
+}
+
 TEST_F(StoreTest, HistoryIsTrimmedToItsLimit)
 {
     store::StateStore store(file(), 5);

@@ -60,9 +60,11 @@ void addHistoryVerb(CLI::App& app, VerbAction& selected)
         ->type_name("N")
         ->check(CLI::PositiveNumber);
     command->footer("Newest first. Columns: TIME (when the outcome was known, UTC), WORKLOAD, ACTOR\n"
-                    "(uid:N, the caller), OPERATION (update, forget), REQUEST (the limits asked for),\n"
-                    "RESULT (success, pending, deferred, or the error), MESSAGE. resized keeps the\n"
-                    "last [Update] HistoryLimit= entries; a forgotten workload keeps its history.\n"
+                    "(uid:N for a caller; reconcile for resized's repairs and re-admissions; hook for\n"
+                    "limits written for the OCI hook), OPERATION (update, forget, repair), REQUEST (the\n"
+                    "limits asked for or written), RESULT (success, pending, deferred, or the error),\n"
+                    "MESSAGE. resized keeps the last [Update] HistoryLimit= entries; a forgotten\n"
+                    "workload keeps its history.\n"
                     "Examples:\n"
                     "  resizectl history web\n"
                     "  resizectl history -n 20 --json");
