@@ -4,6 +4,8 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <array>
+
 #include "build_config.h"
 #include "support/command.h"
 
@@ -21,19 +23,23 @@ CommandResult resizectl(const std::vector<std::string>& arguments)
     return integration::runCommand(argv, {"DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/bus.sock"});
 }
 
+// Every verb, in the order --help lists them.
+constexpr std::array kVerbs{"status", "list",    "set",     "validate", "node",
+                            "reconcile", "forget", "history", "metrics", "watch"};
+
 TEST(ResizectlCli, HelpNamesEveryVerbAndTheExitStatuses)
 {
     const auto result = resizectl({"--help"});
 
     EXPECT_EQ(result.exitStatus, 0);
-    for (const char* verb : {"status", "list", "set", "validate", "node", "reconcile", "forget", "history", "watch"})
+    for (const char* verb : kVerbs)
         EXPECT_THAT(result.standardOutput, HasSubstr(std::string("\n  ") + verb + " ")) << verb;
     EXPECT_THAT(result.standardOutput, HasSubstr("12 resized not running"));
 }
 
 TEST(ResizectlCli, EveryVerbHasHelp)
 {
-    for (const char* verb : {"status", "list", "set", "validate", "node", "reconcile", "forget", "history", "watch"}) {
+    for (const char* verb : kVerbs) {
         const auto result = resizectl({verb, "--help"});
         EXPECT_EQ(result.exitStatus, 0) << verb;
         EXPECT_THAT(result.standardOutput, HasSubstr(std::string("Usage: resizectl ") + verb)) << verb;

@@ -184,6 +184,20 @@ TEST_F(ResizectlTest, HistoryShowsEachCallNewestFirstAlsoAfterForget)
     EXPECT_EQ(newest[0]["Workload"], container.name());
 }
 
+TEST_F(ResizectlTest, MetricsPrintTheDaemonsTextWithTheLimitSet)
+{
+    const ScopedContainer container(podman(), containerName());
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpu", "300m"}).exitStatus, 0);
+
+    const auto metrics = resizectl({"metrics"});
+
+    ASSERT_EQ(metrics.exitStatus, 0) << metrics.standardError;
+    EXPECT_THAT(metrics.standardOutput, StartsWith("# HELP "));
+    EXPECT_THAT(metrics.standardOutput, HasSubstr("resized_update_requests_total{result=\"success\"} 1\n"));
+    EXPECT_THAT(metrics.standardOutput,
+                HasSubstr("resized_workload_cpu_limit_millicores{workload=\"" + container.name() + "\"} 300\n"));
+}
+
 TEST_F(ResizectlTest, NodeShowsCapacityAndAllocation)
 {
     const ScopedContainer container(podman(), containerName());
