@@ -97,6 +97,8 @@ std::vector<WorkloadUsage> UsageSampler::sample()
     return samples;
 }
 
+Metrics::Metrics(UsageSampler& sampler) : sampler_(sampler), durationBuckets_(kDurationBounds.size()) {}
+
 void Metrics::updateAnswered(std::string_view result, std::chrono::nanoseconds took)
 {
     if (const auto counted = updatesByResult_.find(result); counted != updatesByResult_.end())
@@ -104,7 +106,6 @@ void Metrics::updateAnswered(std::string_view result, std::chrono::nanoseconds t
     else
         updatesByResult_.emplace(result, 1);
     const double seconds = std::chrono::duration<double>(took).count();
-    durationBuckets_.resize(kDurationBounds.size());
     for (size_t bucket = 0; bucket < kDurationBounds.size(); ++bucket)
         if (seconds <= kDurationBounds[bucket])
             ++durationBuckets_[bucket];
@@ -121,7 +122,6 @@ std::string Metrics::exposition()
 
     family(out, "resized_update_duration_seconds", "histogram",
            "Time from an UpdateResources call to its answer, limits read back.");
-    durationBuckets_.resize(kDurationBounds.size());
     for (size_t bucket = 0; bucket < kDurationBounds.size(); ++bucket)
         out << "resized_update_duration_seconds_bucket{le=\"" << number(kDurationBounds[bucket]) << "\"} "
             << durationBuckets_[bucket] << '\n';

@@ -48,7 +48,7 @@ private:
 // managed workloads' usage against their limits.
 class Metrics {
 public:
-    explicit Metrics(UsageSampler& sampler) : sampler_(sampler) {}
+    explicit Metrics(UsageSampler& sampler);
 
     // An UpdateResources call was answered: "success" or the short name of
     // its error (Infeasible, InvalidArgument, …).
