@@ -1,0 +1,299 @@
+#include "core/autoscale.h"
+
+#include <algorithm>
+#include <sstream>
+
+namespace resized::core::autoscale {
+namespace {
+
+// Products of a 64-bit value and a percentage or utilisation fit in 128 bits
+// without loss, so no bound of a limit (bytes up to 2^64 - 1) can overflow.
+using Wide = unsigned __int128;
+
+constexpr uint64_t kOomHeadroom = 100ULL << 20;  // 100 MiB
+constexpr Micros kShortestInterval{10'000};
+
+Wide ceilDiv(Wide dividend, Wide divisor)
+{
+    return dividend / divisor + (dividend % divisor != 0);
+}
+
+uint64_t saturated(Wide value)
+{
+    return value >= kUnbounded ? kUnbounded : static_cast<uint64_t>(value);
+}
+
+// A limit of 0 stops a cgroup dead (memory.max) or throttles it forever
+// (cpu.max), so no decision ever goes below 1 whatever the minimum says.
+uint64_t floorOf(const Target& target)
+{
+    return std::max<uint64_t>(target.min, 1);
+}
+
+uint64_t recommend(uint64_t current, uint64_t usage, uint32_t utilizationPercent, double tolerance)
+{
+    // |usage / (current × utilization / 100) − 1| ≤ tolerance, multiplied out
+    // so that no division rounds.
+    const Wide target = Wide{current} * utilizationPercent;
+    const Wide demand = Wide{usage} * 100;
+    const Wide deviation = demand > target ? demand - target : target - demand;
+    if (static_cast<long double>(deviation) <= tolerance * static_cast<long double>(target))
+        return current;
+    return saturated(ceilDiv(demand, utilizationPercent));
+}
+
+// The current limit, moved just far enough to lie between the lowest
+// recommendation of the up-window and the highest of the down-window, both
+// including this one: a rise must have lasted the whole up-window, a fall
+// the whole down-window.
+uint64_t stabilize(uint64_t current, uint64_t recommendation, const Policy& policy, const History& history,
+                   Micros now)
+{
+    uint64_t lowestRecent = recommendation;
+    uint64_t highestRecent = recommendation;
+    for (const auto& past : history.recommendations) {
+        if (past.at > now - policy.scaleUp.stabilization)
+            lowestRecent = std::min(lowestRecent, past.value);
+        if (past.at > now - policy.scaleDown.stabilization)
+            highestRecent = std::max(highestRecent, past.value);
+    }
+    return std::clamp(current, lowestRecent, highestRecent);
+}
+
+// The limit as it was when the period began: every change made inside the
+// period, up or down, is undone.
+uint64_t periodStart(uint64_t current, const std::vector<ScaleEvent>& events, Micros period, Micros now)
+{
+    __int128 start = current;
+    for (const auto& event : events)
+        if (event.at > now - period)
+            start += static_cast<__int128>(event.from) - static_cast<__int128>(event.to);
+    return start <= 0 ? 0 : saturated(static_cast<Wide>(start));
+}
+
+// Rounds up: growing by a percentage of a small limit must still grow it.
+uint64_t grown(uint64_t start, const RatePolicy& rate)
+{
+    const Wide growth = rate.kind == RateKind::Percent ? ceilDiv(Wide{start} * rate.value, 100) : Wide{rate.value};
+    return saturated(start + growth);
+}
+
+uint64_t shrunk(uint64_t start, const RatePolicy& rate)
+{
+    // Any share of no limit at all is still no limit: from there, anything goes.
+    if (start == kUnbounded)
+        return 0;
+    const Wide cut = rate.kind == RateKind::Percent ? ceilDiv(Wide{start} * rate.value, 100) : Wide{rate.value};
+    return cut >= start ? 0 : static_cast<uint64_t>(start - cut);
+}
+
+// The highest value the scale-up policies allow now; never below `current`,
+// as changes in the period may have used up more than a policy allows.
+uint64_t scaleUpLimit(uint64_t current, const Rules& rules, const History& history, Micros now)
+{
+    if (rules.select == Select::Disabled)
+        return current;
+    uint64_t limit = rules.select == Select::Max ? 0 : kUnbounded;
+    for (const auto& rate : rules.policies) {
+        const uint64_t proposed = grown(periodStart(current, history.events, rate.period, now), rate);
+        limit = rules.select == Select::Max ? std::max(limit, proposed) : std::min(limit, proposed);
+    }
+    return std::max(limit, current);
+}
+
+// The lowest value the scale-down policies allow now; never above `current`.
+// The largest change (Max) is the lowest proposal.
+uint64_t scaleDownLimit(uint64_t current, const Rules& rules, const History& history, Micros now)
+{
+    if (rules.select == Select::Disabled)
+        return current;
+    uint64_t limit = rules.select == Select::Max ? kUnbounded : 0;
+    for (const auto& rate : rules.policies) {
+        const uint64_t proposed = shrunk(periodStart(current, history.events, rate.period, now), rate);
+        limit = rules.select == Select::Max ? std::min(limit, proposed) : std::max(limit, proposed);
+    }
+    return std::min(limit, current);
+}
+
+Decision limitScaleUp(Decision decision, uint64_t current, const Target& target, const Policy& policy,
+                      const History& history, Micros now)
+{
+    const uint64_t rateLimit = scaleUpLimit(current, policy.scaleUp, history, now);
+    const bool rateBinds = rateLimit < target.max;
+    const uint64_t highestAllowed = rateBinds ? rateLimit : target.max;
+    if (decision.value > highestAllowed)
+        return {decision.recommendation, highestAllowed, rateBinds ? Condition::ScaleUpLimit : Condition::AtMax};
+    return decision;
+}
+
+Decision limitScaleDown(Decision decision, uint64_t current, const Target& target, const Policy& policy,
+                        const History& history, Micros now)
+{
+    const uint64_t rateLimit = scaleDownLimit(current, policy.scaleDown, history, now);
+    const bool rateBinds = rateLimit > floorOf(target);
+    const uint64_t lowestAllowed = rateBinds ? rateLimit : floorOf(target);
+    if (decision.value < lowestAllowed)
+        return {decision.recommendation, lowestAllowed, rateBinds ? Condition::ScaleDownLimit : Condition::AtMin};
+    return decision;
+}
+
+// The bounds win over everything, as in the HPA, which moves a count found
+// outside them straight to the nearest bound.
+Decision withinBounds(Decision decision, const Target& target)
+{
+    if (decision.value > target.max)
+        return {decision.recommendation, target.max, Condition::AtMax};
+    if (decision.value < floorOf(target))
+        return {decision.recommendation, floorOf(target), Condition::AtMin};
+    return decision;
+}
+
+struct TargetKeys {
+    std::string_view utilization;
+    std::string_view min;
+    std::string_view max;
+};
+constexpr TargetKeys kCpuKeys{"CpuTargetUtilization", "CpuMinMillis", "CpuMaxMillis"};
+constexpr TargetKeys kMemoryKeys{"MemoryTargetUtilization", "MemoryMinBytes", "MemoryMaxBytes"};
+
+std::optional<std::string> targetInvalidity(const std::optional<Target>& target, const TargetKeys& keys)
+{
+    if (!target)
+        return std::nullopt;
+    if (target->utilizationPercent == 0)
+        return std::string(keys.utilization) + " must be above 0";
+    if (target->max == 0)
+        return std::string(keys.max) + " must be above 0";
+    if (target->min > target->max)
+        return std::string(keys.min) + " " + std::to_string(target->min) + " is above " + std::string(keys.max) +
+               " " + std::to_string(target->max);
+    return std::nullopt;
+}
+
+std::optional<std::string> rulesInvalidity(const Rules& rules, std::string_view policiesKey,
+                                           std::string_view selectKey)
+{
+    const std::string key(policiesKey);
+    if (rules.policies.empty() && rules.select != Select::Disabled)
+        return key + " is empty; it needs a policy unless " + std::string(selectKey) + " is Disabled";
+    for (const auto& rate : rules.policies) {
+        if (rate.value == 0)
+            return key + " has a policy with value 0; every value must be above 0";
+        if (rate.period.count() <= 0)
+            return key + " has a policy with period " + std::to_string(rate.period.count()) +
+                   "; every period must be above 0";
+    }
+    return std::nullopt;
+}
+
+std::string toleranceText(double tolerance)
+{
+    std::ostringstream text;
+    text << tolerance;
+    return text.str();
+}
+
+}  // namespace
+
+std::optional<std::string> invalidity(const Policy& policy)
+{
+    if (!policy.cpu && !policy.memory)
+        return "a policy needs CpuTargetUtilization or MemoryTargetUtilization";
+    if (auto wrong = targetInvalidity(policy.cpu, kCpuKeys))
+        return wrong;
+    if (auto wrong = targetInvalidity(policy.memory, kMemoryKeys))
+        return wrong;
+    if (policy.interval < kShortestInterval)
+        return "IntervalUSec " + std::to_string(policy.interval.count()) + " is below " +
+               std::to_string(kShortestInterval.count());
+    // Written so that NaN fails too.
+    if (!(policy.tolerance >= 0 && policy.tolerance < 1))
+        return "Tolerance " + toleranceText(policy.tolerance) + " is outside [0, 1)";
+    if (auto wrong = rulesInvalidity(policy.scaleUp, "ScaleUpPolicies", "ScaleUpSelect"))
+        return wrong;
+    return rulesInvalidity(policy.scaleDown, "ScaleDownPolicies", "ScaleDownSelect");
+}
+
+std::string_view conditionName(Condition condition)
+{
+    switch (condition) {
+    case Condition::DesiredWithinRange:
+        return "DesiredWithinRange";
+    case Condition::ScaleUpStabilized:
+        return "ScaleUpStabilized";
+    case Condition::ScaleDownStabilized:
+        return "ScaleDownStabilized";
+    case Condition::ScaleUpLimit:
+        return "ScaleUpLimit";
+    case Condition::ScaleDownLimit:
+        return "ScaleDownLimit";
+    case Condition::AtMax:
+        return "AtMax";
+    case Condition::AtMin:
+        return "AtMin";
+    }
+    return "unknown";
+}
+
+Decision decide(uint64_t current, std::optional<uint64_t> usage, const Target& target, const Policy& policy,
+                const History& history, Micros now)
+{
+    const uint64_t effective = current == kUnbounded ? target.max : current;
+    if (!usage)
+        return withinBounds({effective, current, Condition::DesiredWithinRange}, target);
+
+    const uint64_t recommendation = recommend(effective, *usage, target.utilizationPercent, policy.tolerance);
+    const uint64_t stabilized = stabilize(effective, recommendation, policy, history, now);
+    const Condition why = stabilized == recommendation ? Condition::DesiredWithinRange
+                          : recommendation >= effective ? Condition::ScaleUpStabilized
+                                                        : Condition::ScaleDownStabilized;
+    Decision decision{recommendation, stabilized, why};
+    // Staying put means `current` itself, so that a limit found outside the
+    // bounds, "max" included, is moved into them.
+    if (stabilized > effective)
+        decision = limitScaleUp(decision, effective, target, policy, history, now);
+    else if (stabilized < effective)
+        decision = limitScaleDown(decision, effective, target, policy, history, now);
+    else
+        decision.value = current;
+    return withinBounds(decision, target);
+}
+
+Micros longestWindow(const Policy& policy)
+{
+    return std::max(policy.scaleUp.stabilization, policy.scaleDown.stabilization);
+}
+
+Micros longestPeriod(const Policy& policy)
+{
+    Micros longest{0};
+    for (const auto* rules : {&policy.scaleUp, &policy.scaleDown})
+        for (const auto& rate : rules->policies)
+            longest = std::max(longest, rate.period);
+    return longest;
+}
+
+void remember(History& history, const Policy& policy, Recommendation recommendation)
+{
+    const Micros window = longestWindow(policy);
+    std::erase_if(history.recommendations,
+                  [&](const Recommendation& past) { return past.at <= recommendation.at - window; });
+    history.recommendations.push_back(recommendation);
+}
+
+void recordScale(History& history, const Policy& policy, ScaleEvent event)
+{
+    const Micros longest = longestPeriod(policy);
+    std::erase_if(history.events, [&](const ScaleEvent& past) { return past.at <= event.at - longest; });
+    history.events.push_back(event);
+}
+
+uint64_t oomBump(uint64_t currentLimit, const Target& target)
+{
+    if (currentLimit == kUnbounded)
+        return kUnbounded;
+    const Wide bumped = std::max(Wide{currentLimit} + kOomHeadroom, ceilDiv(Wide{currentLimit} * 6, 5));
+    return std::max(currentLimit, std::min(saturated(bumped), target.max));
+}
+
+}  // namespace resized::core::autoscale
