@@ -18,6 +18,7 @@
 #include "logging.h"
 #include "options.h"
 #include "runtime/podman_client.h"
+#include "service/autoscaler.h"
 #include "service/background_listing.h"
 #include "service/background_lookup.h"
 #include "service/event_loop.h"
@@ -27,6 +28,7 @@
 #include "service/resource_manager.h"
 #include "service/runtime_watcher.h"
 #include "service/systemd_unit_source.h"
+#include "store/autoscale_store.h"
 #include "store/state_directory_lock.h"
 #include "store/state_store.h"
 
@@ -90,8 +92,13 @@ int run(const resized::CommandLine& commandLine)
     manager.start();
     service::RuntimeWatcher runtimeWatcher(loop, manager.containerEvents(), settings.podmanSocket);
 
+    store::AutoscaleStore autoscaleStore(store.database());
+    service::Autoscaler autoscaler(loop, manager, autoscaleStore, drivers, store);
+    autoscaler.start();
+    metrics.publishRecommendations([&autoscaler] { return autoscaler.recommendations(); });
+
     auto connection = sdbus::createSystemBusConnection();
-    bus::ManagerObject managerObject(*connection, loop, manager, metrics, settings.adminGroup);
+    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, settings.adminGroup);
     managerObject.publishWorkloads();
     bus::BusEventSource busSource(*connection, loop);
     bus::SystemdReloadWatch systemdReloadWatch(*connection, manager);

@@ -78,18 +78,17 @@ void answerWhenDone(sdbus::Result<Results...>&& result, Encode encode, Start sta
     }
 }
 
-std::tuple<Dictionary> statusResults(const store::WorkloadRecord& record) { return {encodeStatus(record)}; }
-
 std::tuple<> noResults(std::monostate) { return {}; }
 
 }  // namespace
 
 ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
-                             service::ResourceManager& manager, service::Metrics& metrics,
-                             std::string adminGroup)
+                             service::ResourceManager& manager, service::Autoscaler& autoscaler,
+                             service::Metrics& metrics, std::string adminGroup)
     : AdaptorInterfaces(connection, std::string(kManagerPath)),
       loop_(loop),
       manager_(manager),
+      autoscaler_(autoscaler),
       metrics_(metrics),
       authorization_(std::move(adminGroup)),
       lastBudget_(manager_.budget())
@@ -208,7 +207,7 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
 {
     const auto started = std::chrono::steady_clock::now();
     answerWhenDone<store::WorkloadRecord>(
-        std::move(result), statusResults,
+        std::move(result), [this](const store::WorkloadRecord& record) { return statusOf(record); },
         [&](service::UpdateCallback done) {
             const uid_t caller = authorization_.requireChangePermission(call);
             manager_.update(name, decodeResources(resources), decodeOptions(options), caller, std::move(done));
@@ -251,9 +250,19 @@ void ManagerObject::ValidateResourceUpdate(sdbus::Result<bool, std::string>&& re
 
 void ManagerObject::GetResourceStatus(sdbus::Result<Dictionary>&& result, std::string workload)
 {
-    answerWhenDone<store::WorkloadRecord>(std::move(result), statusResults, [&](service::UpdateCallback done) {
-        manager_.status(workload, std::move(done));
-    });
+    answerWhenDone<store::WorkloadRecord>(
+        std::move(result), [this](const store::WorkloadRecord& record) { return statusOf(record); },
+        [&](service::UpdateCallback done) { manager_.status(workload, std::move(done)); });
+}
+
+std::tuple<Dictionary> ManagerObject::statusOf(const store::WorkloadRecord& record) const
+{
+    Dictionary status = encodeStatus(record);
+    if (const auto autoscale = autoscaler_.view(record.name)) {
+        status.emplace("Autoscale", sdbus::Variant(dbus_codec::encodeAutoscalePolicy(autoscale->policy)));
+        status.emplace("AutoscaleStatus", sdbus::Variant(encodeAutoscaleStatus(autoscale->status)));
+    }
+    return {std::move(status)};
 }
 
 std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> ManagerObject::ListWorkloads()
@@ -289,6 +298,35 @@ std::vector<Dictionary> ManagerObject::GetHistory(const std::string& workload, c
 }
 
 std::string ManagerObject::GetMetrics() { return metrics_.exposition(); }
+
+void ManagerObject::SetAutoscalePolicy(sdbus::Result<>&& result, std::string workload, Dictionary policy)
+{
+    answerWhenDone<store::WorkloadRecord>(
+        std::move(result), [](const store::WorkloadRecord&) { return std::tuple<>(); },
+        [&](service::UpdateCallback done) {
+            authorization_.requireChangePermission(currentCall());
+            // Checked before the workload is looked up: a bad policy is the
+            // caller's error whatever the workload.
+            auto decoded = decodeAutoscalePolicy(policy);
+            manager_.status(workload, [this, decoded = std::move(decoded), done = std::move(done)](
+                                          const service::UpdateResult& found) {
+                if (const auto* record = std::get_if<store::WorkloadRecord>(&found))
+                    autoscaler_.setPolicy(record->name, decoded);
+                done(found);
+            });
+        });
+}
+
+void ManagerObject::RemoveAutoscalePolicy(const std::string& workload)
+{
+    translatingErrors([&] {
+        authorization_.requireChangePermission(currentCall());
+        const auto name = core::parseWorkloadName(workload);
+        if (!name || !autoscaler_.removePolicy(name->canonical()))
+            throw service::ResizeError(service::ErrorCode::NoSuchWorkload,
+                                       "no autoscale policy for \"" + workload + "\"");
+    });
+}
 
 void ManagerObject::PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId,
                                      std::string containerName, uint32_t pid)

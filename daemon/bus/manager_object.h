@@ -10,6 +10,7 @@
 #include "bus/variants.h"
 #include "bus/workload_object.h"
 #include "manager_adaptor.h"
+#include "service/autoscaler.h"
 #include "service/event_loop.h"
 #include "service/metrics.h"
 #include "service/resource_manager.h"
@@ -25,7 +26,8 @@ class ManagerObject final
       public WorkloadCommands {
 public:
     ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
-                  service::ResourceManager& manager, service::Metrics& metrics, std::string adminGroup);
+                  service::ResourceManager& manager, service::Autoscaler& autoscaler, service::Metrics& metrics,
+                  std::string adminGroup);
     ~ManagerObject();
 
     void setAdminGroup(std::string group) { authorization_.setAdminGroup(std::move(group)); }
@@ -60,6 +62,8 @@ private:
     void Forget(sdbus::Result<>&& result, std::string workload) override;
     std::vector<Dictionary> GetHistory(const std::string& workload, const uint64_t& limit) override;
     std::string GetMetrics() override;
+    void SetAutoscalePolicy(sdbus::Result<>&& result, std::string workload, Dictionary policy) override;
+    void RemoveAutoscalePolicy(const std::string& workload) override;
     void PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId, std::string containerName,
                           uint32_t pid) override;
 
@@ -76,10 +80,14 @@ private:
     uint64_t MemoryAvailable() override;
 
     const sdbus::Message& currentCall();
+    // The status dictionary, with the autoscaler's keys where it has a
+    // policy for the workload.
+    std::tuple<Dictionary> statusOf(const store::WorkloadRecord& record) const;
     void reapRetired();
 
     service::EventLoop& loop_;
     service::ResourceManager& manager_;
+    service::Autoscaler& autoscaler_;
     service::Metrics& metrics_;
     ChangeAuthorization authorization_;
     core::NodeBudget lastBudget_;

@@ -30,6 +30,27 @@ core::Resources decodeResources(const Dictionary& dictionary)
     return asInvalidArgument([&] { return dbus_codec::decodeResources(dictionary); });
 }
 
+core::autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary)
+{
+    return asInvalidArgument([&] { return dbus_codec::decodeAutoscalePolicy(dictionary); });
+}
+
+Dictionary encodeAutoscaleStatus(const service::AutoscaleStatus& status)
+{
+    Dictionary dictionary{{"Condition", sdbus::Variant(status.condition)},
+                          {"LastScaleUSec", sdbus::Variant(status.lastScaleUsec)}};
+    const std::pair<const char*, const std::optional<uint64_t>&> figures[] = {
+        {"CpuUsageMillis", status.cpuUsageMillis},
+        {"MemoryWorkingSet", status.memoryWorkingSet},
+        {"CpuRecommendationMillis", status.cpuRecommendationMillis},
+        {"MemoryRecommendation", status.memoryRecommendation},
+    };
+    for (const auto& [key, figure] : figures)
+        if (figure)
+            dictionary.emplace(key, sdbus::Variant(*figure));
+    return dictionary;
+}
+
 service::UpdateOptions decodeOptions(const Dictionary& dictionary)
 {
     return asInvalidArgument([&] {

@@ -1,7 +1,9 @@
 #pragma once
 
 #include "core/resources.h"
+#include "dbus_codec/autoscale_policy.h"
 #include "dbus_codec/resource_dictionary.h"
+#include "service/autoscaler.h"
 #include "service/resource_manager.h"
 #include "store/state_store.h"
 
@@ -17,6 +19,12 @@ core::Resources decodeResources(const Dictionary& dictionary);
 
 // Decodes the options of UpdateResources/Update, with the same errors.
 service::UpdateOptions decodeOptions(const Dictionary& dictionary);
+
+// SetAutoscalePolicy's dictionary; throws service::ResizeError(InvalidArgument).
+core::autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary);
+
+// The status' AutoscaleStatus: only what the autoscaler has seen.
+Dictionary encodeAutoscaleStatus(const service::AutoscaleStatus& status);
 
 // The status dictionary of the contract.
 Dictionary encodeStatus(const store::WorkloadRecord& record);

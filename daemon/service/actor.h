@@ -8,7 +8,7 @@ namespace resized::service {
 // Who a change is made for, as the history records it (design.md §1b): a
 // caller, or resized itself.
 struct Actor {
-    std::string name;   // "uid:N", "reconcile", "hook"
+    std::string name;   // "uid:N", "reconcile", "hook", "autoscale"
     uint32_t uid = 0;   // the caller's; 0 for resized's own changes
 
     static Actor caller(uint32_t uid) { return {"uid:" + std::to_string(uid), uid}; }
@@ -17,6 +17,8 @@ struct Actor {
     static Actor reconcile() { return {"reconcile", 0}; }
     // Limits written for the OCI hook before a container's first instruction.
     static Actor hook() { return {"hook", 0}; }
+    // A change the autoscaler decided.
+    static Actor autoscale() { return {"autoscale", 0}; }
 };
 
 }  // namespace resized::service

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <set>
 #include <sstream>
 
 namespace resized::service {
@@ -69,32 +70,41 @@ UsageSampler::UsageSampler(store::StateStore& store, cgroup::DriverSelector& dri
 std::vector<WorkloadUsage> UsageSampler::sample()
 {
     std::vector<WorkloadUsage> samples;
-    std::map<std::string, Previous> sampled;
+    std::set<std::string> sampled;
     for (const auto& record : store_.workloads()) {
         if (!record.hasCgroup())
             continue;
-        WorkloadUsage workload{.name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}};
-        try {
-            workload.usage = drivers_.forCgroup(record.cgroupPath).usage(record.cgroupPath);
-        } catch (const cgroup::CgroupError& error) {
-            // Stopped since the store last heard of it: its events follow.
-            spdlog::debug("{}: no usage: {}", record.name, error.what());
-            continue;
+        if (auto workload = sample(record)) {
+            sampled.insert(record.name);
+            samples.push_back(std::move(*workload));
         }
-        const auto now = std::chrono::steady_clock::now();
-        const auto previous = previous_.find(record.name);
-        // A restarted container's counters start again in a new cgroup.
-        if (previous != previous_.end() && previous->second.cgroupPath == record.cgroupPath &&
-            workload.usage.cpuNsec >= previous->second.cpuNsec && now > previous->second.at) {
-            const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - previous->second.at);
-            workload.cpuMillicores = (workload.usage.cpuNsec - previous->second.cpuNsec) * 1000 /
-                                     static_cast<uint64_t>(elapsed.count());
-        }
-        sampled[record.name] = {record.cgroupPath, now, workload.usage.cpuNsec};
-        samples.push_back(std::move(workload));
     }
-    previous_ = std::move(sampled);
+    std::erase_if(previous_, [&](const auto& entry) { return !sampled.contains(entry.first); });
     return samples;
+}
+
+std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& record)
+{
+    WorkloadUsage workload{.name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}};
+    try {
+        workload.usage = drivers_.forCgroup(record.cgroupPath).usage(record.cgroupPath);
+    } catch (const cgroup::CgroupError& error) {
+        // Stopped since the store last heard of it: its events follow.
+        spdlog::debug("{}: no usage: {}", record.name, error.what());
+        previous_.erase(record.name);
+        return std::nullopt;
+    }
+    const auto now = std::chrono::steady_clock::now();
+    const auto previous = previous_.find(record.name);
+    // A restarted container's counters start again in a new cgroup.
+    if (previous != previous_.end() && previous->second.cgroupPath == record.cgroupPath &&
+        workload.usage.cpuNsec >= previous->second.cpuNsec && now > previous->second.at) {
+        const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - previous->second.at);
+        workload.cpuMillicores =
+            (workload.usage.cpuNsec - previous->second.cpuNsec) * 1000 / static_cast<uint64_t>(elapsed.count());
+    }
+    previous_[record.name] = {record.cgroupPath, now, workload.usage.cpuNsec};
+    return workload;
 }
 
 Metrics::Metrics(UsageSampler& sampler) : sampler_(sampler), durationBuckets_(kDurationBounds.size()) {}
@@ -158,6 +168,13 @@ std::string Metrics::exposition()
     perWorkload(out, workloads, "resized_workload_oom_kills_total", "counter",
                 "Processes the kernel killed in the workload's current cgroup for lack of memory.",
                 [](const WorkloadUsage& w) { return static_cast<double>(w.usage.oomKills); });
+
+    family(out, "resized_autoscale_recommendation", "gauge",
+           "The limit the autoscaler recommends now: millicores for cpu, bytes for memory.");
+    if (recommendations_)
+        for (const auto& recommendation : recommendations_())
+            out << "resized_autoscale_recommendation{workload=\"" << escaped(recommendation.workload)
+                << "\",resource=\"" << recommendation.resource << "\"} " << recommendation.value << '\n';
     return out.str();
 }
 

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ public:
     UsageSampler(store::StateStore& store, cgroup::DriverSelector& drivers);
 
     std::vector<WorkloadUsage> sample();
+    // One workload; nullopt when its cgroup cannot be read (it stopped).
+    // Its CPU rate is measured since this sampler last sampled it.
+    std::optional<WorkloadUsage> sample(const store::WorkloadRecord& record);
 
 private:
     struct Previous {
@@ -43,6 +47,13 @@ private:
     std::map<std::string, Previous> previous_;
 };
 
+// The autoscaler's latest recommendation for one resource of a workload.
+struct PublishedRecommendation {
+    std::string workload;
+    std::string resource;  // "cpu" (millicores) or "memory" (bytes)
+    uint64_t value = 0;
+};
+
 // The daemon's figures in the Prometheus text format (0.0.4): the update
 // calls it answered and how long they took, drift it found, and the
 // managed workloads' usage against their limits.
@@ -54,6 +65,12 @@ public:
     // its error (Infeasible, InvalidArgument, …).
     void updateAnswered(std::string_view result, std::chrono::nanoseconds took);
     void driftDetected() { ++drift_; }
+    // Where the autoscaler's recommendations come from, once it runs; an
+    // empty function while it does not.
+    void publishRecommendations(std::function<std::vector<PublishedRecommendation>()> source)
+    {
+        recommendations_ = std::move(source);
+    }
 
     std::string exposition();
 
@@ -65,6 +82,7 @@ private:
     double durationSum_ = 0;
     uint64_t durationCount_ = 0;
     uint64_t drift_ = 0;
+    std::function<std::vector<PublishedRecommendation>()> recommendations_;
 };
 
 }  // namespace resized::service

@@ -214,9 +214,9 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
 }
 
 void ResourceManager::update(const std::string& workload, core::Resources request, const UpdateOptions& options,
-                             uint32_t callerUid, UpdateCallback done)
+                             Actor actor, UpdateCallback done)
 {
-    resolve(workload, [this, queued = Queued{std::move(request), options, Actor::caller(callerUid), std::move(done)}](
+    resolve(workload, [this, queued = Queued{std::move(request), options, std::move(actor), std::move(done)}](
                           Outcome<Target> resolved) mutable { admitResolved(std::move(resolved), std::move(queued)); });
 }
 

@@ -79,7 +79,14 @@ public:
 
     // Every outcome, a refusal too, arrives through `done`.
     void update(const std::string& workload, core::Resources request, const UpdateOptions& options,
-                uint32_t callerUid, UpdateCallback done);
+                uint32_t callerUid, UpdateCallback done)
+    {
+        update(workload, std::move(request), options, Actor::caller(callerUid), std::move(done));
+    }
+    // A change resized makes for itself (the autoscaler's), under the same
+    // admission as a caller's.
+    void update(const std::string& workload, core::Resources request, const UpdateOptions& options, Actor actor,
+                UpdateCallback done);
     // The decision update() would take now.
     void validate(const std::string& workload, const core::Resources& request, Answer<Verdict> done);
     void status(const std::string& workload, UpdateCallback done);

@@ -96,6 +96,10 @@ class BusPolicyTest : public ManagedContainerTest
             {workloadInterface, "Update", {"a{sv}a{sv}", "1", "CpuMillis", "t", "400", "0"}},
             {managerInterface, "Reconcile", {"s", name()}},
             {workloadInterface, "Reconcile", {}},
+            // Recommending only: the limits stay as Update left them.
+            {managerInterface, "SetAutoscalePolicy",
+             {"sa{sv}", name(), "2", "CpuTargetUtilization", "u", "50", "Mode", "s", "recommend"}},
+            {managerInterface, "RemoveAutoscalePolicy", {"s", name()}},
             // A container resized knows nothing of: nothing to write.
             {managerInterface, "PrepareContainer", {"ssu", std::string(64, '0'), "", "1"}},
             {workloadInterface, "Forget", {}},

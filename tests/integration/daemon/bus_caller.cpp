@@ -55,7 +55,12 @@ void call(sdbus::IProxy& manager, const std::string& method, const std::string& 
             workloads;
         manager.callMethod(method).onInterface(interface).storeResultsTo(workloads);
     }
-    else if (method == "Reconcile" || method == "Forget")
+    else if (method == "SetAutoscalePolicy")
+    {
+        const Dictionary policy{{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}};
+        manager.callMethod(method).onInterface(interface).withArguments(workload, policy);
+    }
+    else if (method == "Reconcile" || method == "Forget" || method == "RemoveAutoscalePolicy")
     {
         manager.callMethod(method).onInterface(interface).withArguments(workload);
     }

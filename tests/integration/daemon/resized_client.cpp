@@ -97,6 +97,16 @@ std::string ResizedClient::getMetrics()
     return metrics;
 }
 
+void ResizedClient::setAutoscalePolicy(const std::string& workload, const Dictionary& policy)
+{
+    manager_->callMethod("SetAutoscalePolicy").onInterface(managerInterface).withArguments(workload, policy);
+}
+
+void ResizedClient::removeAutoscalePolicy(const std::string& workload)
+{
+    manager_->callMethod("RemoveAutoscalePolicy").onInterface(managerInterface).withArguments(workload);
+}
+
 Dictionary ResizedClient::updateWorkload(const sdbus::ObjectPath& path,
                                          const ResourceValues& resources,
                                          const Dictionary& options)

@@ -48,6 +48,8 @@ class ResizedClient
     std::vector<Dictionary> getHistory(const std::string& workload, std::uint64_t limit);
     // GetMetrics(): the Prometheus text format.
     std::string getMetrics();
+    void setAutoscalePolicy(const std::string& workload, const Dictionary& policy);
+    void removeAutoscalePolicy(const std::string& workload);
 
     // The methods of the io.resized1.Workload object at path.
     Dictionary updateWorkload(const sdbus::ObjectPath& path, const ResourceValues& resources,

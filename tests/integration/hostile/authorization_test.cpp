@@ -55,6 +55,8 @@ class AuthorizationTest : public HostileTest
             {managerPath, managerInterface, "Reconcile", name()},
             {managerPath, managerInterface, "Reconcile", ""},
             {managerPath, managerInterface, "Forget", name()},
+            {managerPath, managerInterface, "SetAutoscalePolicy", name()},
+            {managerPath, managerInterface, "RemoveAutoscalePolicy", name()},
             {path, workloadInterface, "Update"},
             {path, workloadInterface, "Reconcile"},
             {path, workloadInterface, "Forget"},

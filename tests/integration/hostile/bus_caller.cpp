@@ -7,7 +7,7 @@
 //
 // STRING, when given, is the first argument; the update methods (Manager's
 // UpdateResources, Workload's Update) then get resources {CpuMillis: 500}
-// and no options.
+// and no options, SetAutoscalePolicy the policy {CpuTargetUtilization: 50}.
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -33,10 +33,14 @@ int main(int argc, char** argv)
         {
             call << std::string(argv[4]);
         }
+        using Dictionary = std::map<std::string, sdbus::Variant>;
         if (method == "UpdateResources" || method == "Update")
         {
-            using Dictionary = std::map<std::string, sdbus::Variant>;
             call << Dictionary{{"CpuMillis", sdbus::Variant(std::uint64_t{500})}} << Dictionary{};
+        }
+        if (method == "SetAutoscalePolicy")
+        {
+            call << Dictionary{{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}};
         }
         proxy->callMethod(call);
         std::cout << "ok\n";

@@ -1,0 +1,247 @@
+#include "service/autoscaler.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "service/reconciler.h"
+
+namespace resized::service {
+
+namespace autoscale = core::autoscale;
+
+namespace {
+
+constexpr std::string_view kCpu = "cpu";
+constexpr std::string_view kMemory = "memory";
+
+autoscale::Micros now() { return autoscale::Micros(nowUsec()); }
+
+// The policy's bounds within what the node can give at all: a value the
+// admission would call infeasible is never asked for.
+autoscale::Target withinNode(autoscale::Target target, uint64_t capacity, uint64_t floor)
+{
+    target.max = std::max(std::min(target.max, capacity), floor);
+    target.min = std::clamp(target.min, floor, target.max);
+    return target;
+}
+
+}  // namespace
+
+Autoscaler::Autoscaler(EventLoop& loop, ResourceManager& manager, store::AutoscaleStore& store,
+                       cgroup::DriverSelector& drivers, store::StateStore& state)
+    : loop_(loop), manager_(manager), store_(store), state_(state), sampler_(state, drivers)
+{
+}
+
+void Autoscaler::start()
+{
+    for (auto& [workload, policy] : store_.policies()) {
+        Watched watched;
+        watched.policy = policy;
+        watched.cpu = store_.history(workload, kCpu);
+        watched.memory = store_.history(workload, kMemory);
+        arm(workload, watched_.insert_or_assign(workload, std::move(watched)).first->second);
+    }
+    if (!watched_.empty())
+        spdlog::info("autoscaling {} workload(s)", watched_.size());
+}
+
+void Autoscaler::setPolicy(const std::string& workload, const autoscale::Policy& policy)
+{
+    store_.savePolicy(workload, policy);
+    auto [entry, added] = watched_.try_emplace(workload);
+    entry->second.policy = policy;
+    spdlog::info("{}: autoscale policy {}", workload, added ? "set" : "changed");
+    arm(workload, entry->second);
+}
+
+bool Autoscaler::removePolicy(const std::string& workload)
+{
+    const bool had = watched_.erase(workload) > 0;
+    store_.removePolicy(workload);
+    if (had)
+        spdlog::info("{}: autoscale policy removed", workload);
+    return had;
+}
+
+std::optional<Autoscaler::View> Autoscaler::view(const std::string& workload) const
+{
+    const auto watched = watched_.find(workload);
+    if (watched == watched_.end())
+        return std::nullopt;
+    return View{watched->second.policy, watched->second.status};
+}
+
+std::vector<PublishedRecommendation> Autoscaler::recommendations() const
+{
+    std::vector<PublishedRecommendation> published;
+    for (const auto& [workload, watched] : watched_) {
+        if (watched.status.cpuRecommendationMillis)
+            published.push_back({workload, std::string(kCpu), *watched.status.cpuRecommendationMillis});
+        if (watched.status.memoryRecommendation)
+            published.push_back({workload, std::string(kMemory), *watched.status.memoryRecommendation});
+    }
+    return published;
+}
+
+void Autoscaler::arm(const std::string& workload, Watched& watched)
+{
+    watched.timer = loop_.after(watched.policy.interval, [this, workload] { tick(workload); });
+}
+
+void Autoscaler::tick(const std::string& workload)
+{
+    const auto watched = watched_.find(workload);
+    if (watched == watched_.end())
+        return;
+    arm(workload, watched->second);
+    if (watched->second.changing)
+        return;
+    // A workload resized has not changed yet is not in the store: its
+    // source says where its cgroup is.
+    if (auto record = state_.find(workload); record && record->hasCgroup()) {
+        if (const auto usage = sampler_.sample(*record))
+            decide(workload, watched->second, *record, *usage);
+        return;
+    }
+    watched->second.changing = true;
+    manager_.status(workload, [this, alive = std::weak_ptr(alive_), workload](UpdateResult result) {
+        if (alive.expired())
+            return;
+        const auto watched = watched_.find(workload);
+        if (watched == watched_.end())
+            return;
+        watched->second.changing = false;
+        const auto* record = std::get_if<store::WorkloadRecord>(&result);
+        if (!record || !record->hasCgroup())
+            return;
+        if (const auto usage = sampler_.sample(*record))
+            decide(workload, watched->second, *record, *usage);
+    });
+}
+
+void Autoscaler::decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
+                        const WorkloadUsage& usage)
+{
+    const auto at = now();
+    const auto capacity = manager_.budget().capacity;
+    auto& status = watched.status;
+    // Admitted since, or replaced by another change: asking again is new.
+    if (record.updateState != core::UpdateState::Deferred)
+        watched.deferred = {};
+    status.cpuUsageMillis = usage.cpuMillicores;
+    status.memoryWorkingSet = usage.usage.workingSetBytes();
+
+    core::Resources request;
+    std::vector<std::pair<std::string_view, autoscale::ScaleEvent>> events;
+    std::vector<autoscale::Condition> conditions;
+
+    if (watched.policy.memory) {
+        const auto target = withinNode(*watched.policy.memory, capacity.memory, core::kMinMemory);
+        const uint64_t current = record.actual.memoryMax.value_or(core::kUnlimited);
+        const bool oomKilled = watched.oomCgroup == record.cgroupPath && watched.oomKills &&
+                               usage.usage.oomKills > *watched.oomKills;
+        watched.oomKills = usage.usage.oomKills;
+        watched.oomCgroup = record.cgroupPath;
+        if (watched.memory.recommendations.empty())
+            remember(workload, watched, kMemory, {at, current});
+        if (oomKilled) {
+            const uint64_t bumped = autoscale::oomBump(current, target);
+            spdlog::warn("{}: OOM kill seen; memory raised at once from {} to {} bytes", workload, current, bumped);
+            remember(workload, watched, kMemory, {at, bumped});
+            status.memoryRecommendation = bumped;
+            if (bumped != current) {
+                request.memoryMax = bumped;
+                events.emplace_back(kMemory, autoscale::ScaleEvent{at, current, bumped});
+            }
+        } else {
+            const auto decision = autoscale::decide(current, status.memoryWorkingSet, target, watched.policy,
+                                                    watched.memory, at);
+            remember(workload, watched, kMemory, {at, decision.recommendation});
+            status.memoryRecommendation = decision.value;
+            conditions.push_back(decision.condition);
+            if (decision.value != current) {
+                request.memoryMax = decision.value;
+                events.emplace_back(kMemory, autoscale::ScaleEvent{at, current, decision.value});
+            }
+        }
+    }
+    if (watched.policy.cpu) {
+        const auto target = withinNode(*watched.policy.cpu, capacity.cpuMillis, core::kMinCpuMillis);
+        const uint64_t current = record.actual.cpuMillis.value_or(core::kUnlimited);
+        if (watched.cpu.recommendations.empty())
+            remember(workload, watched, kCpu, {at, current});
+        const auto decision = autoscale::decide(current, status.cpuUsageMillis, target, watched.policy, watched.cpu, at);
+        // A first sample has no rate yet: nothing was recommended.
+        if (status.cpuUsageMillis)
+            remember(workload, watched, kCpu, {at, decision.recommendation});
+        status.cpuRecommendationMillis = decision.value;
+        conditions.push_back(decision.condition);
+        if (decision.value != current) {
+            request.cpuMillis = decision.value;
+            events.emplace_back(kCpu, autoscale::ScaleEvent{at, current, decision.value});
+        }
+    }
+
+    // The condition that explains most: a limit beats a stabilisation beats
+    // "within range".
+    const auto telling = std::max_element(conditions.begin(), conditions.end());
+    status.condition = telling == conditions.end() ? "" : std::string(autoscale::conditionName(*telling));
+    if (watched.policy.mode == autoscale::Mode::Recommend || request.empty())
+        return;
+    if (request == watched.deferred) {
+        status.condition = "Deferred";
+        return;
+    }
+    change(workload, watched, std::move(request), std::move(events));
+}
+
+void Autoscaler::change(const std::string& workload, Watched& watched, core::Resources request,
+                        std::vector<std::pair<std::string_view, autoscale::ScaleEvent>> events)
+{
+    watched.changing = true;
+    spdlog::info("{}: autoscale to {}", workload, core::describe(request));
+    // Short of capacity, the change waits in the manager's queue rather
+    // than being asked again every interval.
+    UpdateOptions options;
+    options.defer = true;
+    manager_.update(
+        workload, request, options, Actor::autoscale(),
+        [this, alive = std::weak_ptr(alive_), workload, request, events = std::move(events)](UpdateResult result) {
+            if (alive.expired())
+                return;
+            const auto watched = watched_.find(workload);
+            if (watched == watched_.end())
+                return;
+            auto& entry = watched->second;
+            entry.changing = false;
+            if (const auto* error = std::get_if<ResizeError>(&result)) {
+                spdlog::warn("{}: autoscale change refused: {}", workload, error->what());
+                return;
+            }
+            if (std::get<store::WorkloadRecord>(result).updateState == core::UpdateState::Deferred) {
+                entry.deferred = request;
+                entry.status.condition = "Deferred";
+                return;
+            }
+            entry.deferred = {};
+            for (const auto& [resource, event] : events) {
+                auto& history = resource == kCpu ? entry.cpu : entry.memory;
+                autoscale::recordScale(history, entry.policy, event);
+                store_.addEvent(workload, resource, event, event.at - autoscale::longestPeriod(entry.policy));
+                entry.status.lastScaleUsec = static_cast<uint64_t>(event.at.count());
+            }
+        });
+}
+
+void Autoscaler::remember(const std::string& workload, Watched& watched, std::string_view resource,
+                          autoscale::Recommendation recommendation)
+{
+    auto& history = resource == kCpu ? watched.cpu : watched.memory;
+    autoscale::remember(history, watched.policy, recommendation);
+    store_.addRecommendation(workload, resource, recommendation,
+                             recommendation.at - autoscale::longestWindow(watched.policy));
+}
+
+}  // namespace resized::service

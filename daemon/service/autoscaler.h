@@ -1,0 +1,95 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "core/autoscale.h"
+#include "service/event_loop.h"
+#include "service/metrics.h"
+#include "service/resource_manager.h"
+#include "store/autoscale_store.h"
+
+namespace resized::service {
+
+// What the autoscaler sees of one workload and why it did or did not act:
+// the status' `AutoscaleStatus`.
+struct AutoscaleStatus {
+    std::optional<uint64_t> cpuUsageMillis;
+    std::optional<uint64_t> memoryWorkingSet;
+    std::optional<uint64_t> cpuRecommendationMillis;
+    std::optional<uint64_t> memoryRecommendation;
+    // A core::autoscale::Condition's name, or "Deferred" while admission
+    // makes the change wait for capacity; "" before the first decision.
+    std::string condition;
+    uint64_t lastScaleUsec = 0;
+};
+
+// The policy half of the scaling loop (design.md §1b): samples each
+// workload that has a policy at the policy's interval, decides with
+// core::autoscale (the HPA's behaviour), and sends the change through the
+// manager's admission as actor "autoscale". Its memory — recommendations and
+// scale events — is written to the store as it grows, so a restart keeps
+// the windows. Runs on the event loop; sampling reads a few cgroup files.
+class Autoscaler {
+public:
+    Autoscaler(EventLoop& loop, ResourceManager& manager, store::AutoscaleStore& store,
+               cgroup::DriverSelector& drivers, store::StateStore& state);
+
+    // Takes up the stored policies.
+    void start();
+
+    // `workload` is a canonical name the manager resolved.
+    void setPolicy(const std::string& workload, const core::autoscale::Policy& policy);
+    // False when the workload had no policy.
+    bool removePolicy(const std::string& workload);
+
+    struct View {
+        core::autoscale::Policy policy;
+        AutoscaleStatus status;
+    };
+    std::optional<View> view(const std::string& workload) const;
+
+    std::vector<PublishedRecommendation> recommendations() const;
+
+private:
+    struct Watched {
+        core::autoscale::Policy policy;
+        core::autoscale::History cpu;
+        core::autoscale::History memory;
+        AutoscaleStatus status;
+        std::optional<uint64_t> oomKills;  // at the previous sample of this cgroup
+        std::string oomCgroup;
+        // The change sent to the manager and not answered yet.
+        bool changing = false;
+        // What the last change waiting for capacity asked, not sent again.
+        core::Resources deferred;
+        EventSource timer;
+    };
+
+    void arm(const std::string& workload, Watched& watched);
+    void tick(const std::string& workload);
+    void decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
+                const WorkloadUsage& usage);
+    void change(const std::string& workload, Watched& watched, core::Resources request,
+                std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>> events);
+    void remember(const std::string& workload, Watched& watched, std::string_view resource,
+                  core::autoscale::Recommendation recommendation);
+
+    EventLoop& loop_;
+    ResourceManager& manager_;
+    store::AutoscaleStore& store_;
+    store::StateStore& state_;
+    UsageSampler sampler_;
+    std::map<std::string, Watched> watched_;
+    // The manager may answer while it winds down, after this is gone: its
+    // callbacks hold this only weakly.
+    std::shared_ptr<const bool> alive_ = std::make_shared<const bool>(true);
+};
+
+}  // namespace resized::service

@@ -1,0 +1,284 @@
+// The autoscaler end to end: policies over the real bus, real containers
+// that are busy, idle or run out of memory, and the limits it sets checked in
+// their cgroup files and in the history; the decisions' arithmetic is
+// tests/unit/core/autoscale_test.cpp's.
+
+#include "daemon_test.h"
+
+#include "support/wait.h"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace resized::integration
+{
+namespace
+{
+
+using namespace std::chrono_literals;
+using RatePolicies = std::vector<sdbus::Struct<std::string, std::uint64_t, std::uint64_t>>;
+
+constexpr std::uint64_t usec(std::chrono::microseconds duration)
+{
+    return static_cast<std::uint64_t>(duration.count());
+}
+
+std::uint64_t realtimeUsec()
+{
+    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
+                                          std::chrono::system_clock::now().time_since_epoch())
+                                          .count());
+}
+
+// One change the autoscaler made, as the history tells it.
+struct ScaleStep
+{
+    std::uint64_t atUsec = 0;
+    ResourceValues request;
+};
+
+// Loops a CPU, as a workload under load does.
+const std::vector<std::string> busyLoop{"sh", "-c", "trap 'exit 0' TERM; while :; do :; done"};
+
+// Every second a child of the shell tries to hold 100 MiB; under a smaller
+// limit the kernel kills the child, and the container lives on.
+const std::vector<std::string> allocatingLoop{
+    "sh", "-c",
+    R"(trap 'exit 0' TERM; while :; do sh -c 'x=$(head -c 104857600 /dev/zero | tr "\000" a)'; sleep 1; done)"};
+
+class AutoscaleTest : public DaemonTest
+{
+  protected:
+    // The autoscaler's changes to `workload`, oldest first.
+    std::vector<ScaleStep> scaleSteps(const std::string& workload)
+    {
+        std::vector<ScaleStep> steps;
+        for (const auto& entry : client().getHistory(workload, 0))
+        {
+            if (entryOf<std::string>(entry, "Actor") != "autoscale")
+                continue;
+            EXPECT_EQ(entryOf<std::string>(entry, "Result"), "success");
+            steps.push_back({entryOf<std::uint64_t>(entry, "TimeUSec"),
+                             ResourceValues::fromDictionary(entryOf<Dictionary>(entry, "Request"))});
+        }
+        std::reverse(steps.begin(), steps.end());
+        return steps;
+    }
+
+    ResourceValues actual(const std::string& workload)
+    {
+        return ResourceValues::fromDictionary(
+            entryOf<Dictionary>(client().getResourceStatus(workload), "Actual"));
+    }
+
+    Dictionary autoscaleStatus(const std::string& workload)
+    {
+        return entryOf<Dictionary>(client().getResourceStatus(workload), "AutoscaleStatus");
+    }
+
+    bool cpuLimitReaches(const std::string& workload, std::uint64_t millis, std::chrono::seconds timeout)
+    {
+        return waitUntil([&] { return actual(workload).cpuMillis == millis; }, timeout);
+    }
+};
+
+TEST_F(AutoscaleTest, ABusyLoopIsRaisedNoFasterThanTheRatePolicyUpToTheMax)
+{
+    const ScopedContainer busy(podman(), containerName("busy"), {}, busyLoop);
+    client().updateResources(busy.name(), ResourceValues{.cpuMillis = 100});
+    constexpr std::uint64_t maxMillis = 600;
+    constexpr auto period = 2s;
+    client().setAutoscalePolicy(
+        busy.name(), {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})},
+                      {"CpuMinMillis", sdbus::Variant(std::uint64_t{100})},
+                      {"CpuMaxMillis", sdbus::Variant(maxMillis)},
+                      {"IntervalUSec", sdbus::Variant(usec(500ms))},
+                      {"ScaleUpPolicies", sdbus::Variant(RatePolicies{{"Percent", 50, usec(period)}})}});
+
+    ASSERT_TRUE(cpuLimitReaches(busy.name(), maxMillis, 90s)) << actual(busy.name());
+
+    EXPECT_EQ(CgroupLimits::read(busy.cgroupPath()).cpuMillis(), maxMillis);
+    const auto steps = scaleSteps(busy.name());
+    // 100m → 150m → 225m → 338m → 507m → 600m: half again per period at most.
+    ASSERT_GE(steps.size(), 4U);
+    EXPECT_EQ(steps.back().request.cpuMillis, maxMillis);
+    for (size_t index = 0; index < steps.size(); ++index)
+    {
+        // The limit in force one period before this step (a little slack for
+        // the time between decision and record) is where the rate counts
+        // from.
+        std::uint64_t periodStart = 100;
+        for (size_t earlier = 0; earlier < index; ++earlier)
+        {
+            if (steps[earlier].atUsec + usec(period) <= steps[index].atUsec + usec(250ms))
+                periodStart = *steps[earlier].request.cpuMillis;
+        }
+        ASSERT_TRUE(steps[index].request.cpuMillis) << index;
+        EXPECT_LE(*steps[index].request.cpuMillis, (periodStart * 3 + 1) / 2) << "step " << index;
+        EXPECT_LE(*steps[index].request.cpuMillis, maxMillis) << "step " << index;
+    }
+    EXPECT_TRUE(waitUntil(
+        [&] { return entryOf<std::string>(autoscaleStatus(busy.name()), "Condition") == "AtMax"; }, 10s));
+    const auto status = client().getResourceStatus(busy.name());
+    EXPECT_EQ(entryOf<std::uint64_t>(entryOf<Dictionary>(status, "Autoscale"), "CpuMaxMillis"), maxMillis);
+    EXPECT_GT(entryOf<std::uint64_t>(entryOf<Dictionary>(status, "AutoscaleStatus"), "LastScaleUSec"), 0U);
+    EXPECT_NE(client().getMetrics().find("resized_autoscale_recommendation{workload=\"" + busy.name() +
+                                         "\",resource=\"cpu\"}"),
+              std::string::npos);
+}
+
+TEST_F(AutoscaleTest, AnIdleWorkloadHoldsForTheDownWindowThenFallsToTheMin)
+{
+    const auto idle = runContainer("idle");
+    client().updateResources(idle.name(), ResourceValues{.cpuMillis = 1000});
+    constexpr auto window = 4s;
+    const std::uint64_t policySetUsec = realtimeUsec();
+    client().setAutoscalePolicy(idle.name(), {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})},
+                                              {"CpuMinMillis", sdbus::Variant(std::uint64_t{200})},
+                                              {"IntervalUSec", sdbus::Variant(usec(500ms))},
+                                              {"ScaleDownStabilizationUSec", sdbus::Variant(usec(window))}});
+
+    ASSERT_TRUE(cpuLimitReaches(idle.name(), 200, 60s)) << actual(idle.name());
+
+    EXPECT_EQ(CgroupLimits::read(idle.cgroupPath()).cpuMillis(), 200U);
+    const auto steps = scaleSteps(idle.name());
+    ASSERT_FALSE(steps.empty());
+    EXPECT_GE(steps.front().atUsec, policySetUsec + usec(window)) << "fell inside the down-window";
+    for (const auto& step : steps)
+    {
+        EXPECT_GE(step.request.cpuMillis.value_or(0), 200U) << "below the min";
+    }
+}
+
+TEST_F(AutoscaleTest, RecommendModeComputesAndChangesNothing)
+{
+    const ScopedContainer busy(podman(), containerName("busy"), {}, busyLoop);
+    client().updateResources(busy.name(), ResourceValues{.cpuMillis = 100});
+    const auto before = CgroupLimits::read(busy.cgroupPath());
+    client().setAutoscalePolicy(busy.name(), {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})},
+                                              {"IntervalUSec", sdbus::Variant(usec(500ms))},
+                                              {"Mode", sdbus::Variant(std::string("recommend"))}});
+
+    // Held at 100m, the loop uses about 100m: 200m at a 50% target.
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            const auto status = autoscaleStatus(busy.name());
+            return status.contains("CpuRecommendationMillis") &&
+                   entryOf<std::uint64_t>(status, "CpuRecommendationMillis") > 150;
+        },
+        30s));
+
+    EXPECT_EQ(CgroupLimits::read(busy.cgroupPath()), before);
+    EXPECT_TRUE(scaleSteps(busy.name()).empty());
+    client().removeAutoscalePolicy(busy.name());
+    EXPECT_FALSE(client().getResourceStatus(busy.name()).contains("Autoscale"));
+}
+
+TEST_F(AutoscaleTest, TheWindowsSurviveARestartOfTheDaemon)
+{
+    const auto idle = runContainer("idle");
+    client().updateResources(idle.name(), ResourceValues{.cpuMillis = 1000});
+    constexpr auto window = 8s;
+    const std::uint64_t policySetUsec = realtimeUsec();
+    client().setAutoscalePolicy(idle.name(), {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})},
+                                              {"CpuMinMillis", sdbus::Variant(std::uint64_t{200})},
+                                              {"IntervalUSec", sdbus::Variant(usec(500ms))},
+                                              {"ScaleDownStabilizationUSec", sdbus::Variant(usec(window))}});
+    std::this_thread::sleep_for(3s);
+    ASSERT_EQ(daemon().stop(), 0);
+    startDaemon();
+    const std::uint64_t restartedUsec = realtimeUsec();
+
+    ASSERT_TRUE(cpuLimitReaches(idle.name(), 200, 60s)) << actual(idle.name());
+
+    const auto steps = scaleSteps(idle.name());
+    ASSERT_FALSE(steps.empty());
+    EXPECT_GE(steps.front().atUsec, policySetUsec + usec(window)) << "fell inside the down-window";
+    // A daemon that forgot the recommendations before the restart would
+    // begin a window of its own then, and fall no sooner than a whole
+    // window after it.
+    EXPECT_LT(steps.front().atUsec, restartedUsec + usec(window) - usec(1s))
+        << "the window began again at the restart";
+}
+
+TEST_F(AutoscaleTest, AnOomKillRaisesMemoryAtOnce)
+{
+    const ScopedContainer allocating(podman(), containerName("allocating"), {}, allocatingLoop);
+    constexpr std::uint64_t limit = 64 * mebibyte;
+    client().updateResources(allocating.name(), ResourceValues{.memoryMax = limit});
+    client().setAutoscalePolicy(allocating.name(), {{"MemoryTargetUtilization", sdbus::Variant(std::uint32_t{90})},
+                                                    {"MemoryMaxBytes", sdbus::Variant(512 * mebibyte)},
+                                                    {"IntervalUSec", sdbus::Variant(usec(500ms))}});
+
+    ASSERT_TRUE(waitUntil([&] { return actual(allocating.name()).memoryMax >= limit + 100 * mebibyte; }, 60s))
+        << actual(allocating.name());
+
+    // The default rate (100% per 15 s) allows at most a doubling; the bump
+    // adds 100 MiB to the limit it found, whatever the rate.
+    const auto steps = scaleSteps(allocating.name());
+    std::uint64_t before = limit;
+    bool bumped = false;
+    for (const auto& step : steps)
+    {
+        const auto after = step.request.memoryMax.value_or(before);
+        bumped = bumped || after >= before + 100 * mebibyte;
+        before = after;
+    }
+    EXPECT_TRUE(bumped) << steps.size() << " steps, last " << before;
+    const auto metrics = client().getMetrics();
+    const auto series = "resized_workload_oom_kills_total{workload=\"" + allocating.name() + "\"} ";
+    const auto found = metrics.find(series);
+    ASSERT_NE(found, std::string::npos) << metrics;
+    EXPECT_GE(std::stoull(metrics.substr(found + series.size())), 1U) << "no OOM kill counted";
+}
+
+TEST_F(AutoscaleTest, ABadPolicyOrAnUnknownWorkloadIsRefusedAndChangesNothing)
+{
+    const auto idle = runContainer("idle");
+    const Dictionary sound{{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}};
+    const auto errorName = [](const std::function<void()>& call) {
+        const auto error = errorOf(call);
+        return error ? error->getName() : std::string("none");
+    };
+
+    EXPECT_EQ(errorName([&] {
+                  client().setAutoscalePolicy(idle.name(),
+                                              {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{0})}});
+              }),
+              "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(errorName([&] {
+                  client().setAutoscalePolicy(idle.name(), {{"CpuTarget", sdbus::Variant(std::uint32_t{50})}});
+              }),
+              "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(errorName([&] {
+                  client().setAutoscalePolicy(idle.name(),
+                                              {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})},
+                                               {"ScaleUpSelect", sdbus::Variant(std::string("Fastest"))}});
+              }),
+              "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(errorName([&] { client().setAutoscalePolicy("never-" + idle.name(), sound); }),
+              "io.resized1.Error.NoSuchWorkload");
+    EXPECT_EQ(errorName([&] { client().removeAutoscalePolicy(idle.name()); }),
+              "io.resized1.Error.NoSuchWorkload");
+    EXPECT_EQ(callAsNobody({"SetAutoscalePolicy", idle.name()}), "org.freedesktop.DBus.Error.AccessDenied");
+    EXPECT_EQ(callAsNobody({"RemoveAutoscalePolicy", idle.name()}), "org.freedesktop.DBus.Error.AccessDenied");
+    EXPECT_FALSE(client().getResourceStatus(idle.name()).contains("Autoscale"));
+
+    client().setAutoscalePolicy(idle.name(), sound);
+    const auto policy = entryOf<Dictionary>(client().getResourceStatus(idle.name()), "Autoscale");
+    // The defaults of design.md, filled in.
+    EXPECT_EQ(entryOf<std::uint64_t>(policy, "IntervalUSec"), usec(1s));
+    EXPECT_EQ(entryOf<std::uint64_t>(policy, "ScaleDownStabilizationUSec"), usec(300s));
+    EXPECT_EQ(entryOf<std::string>(policy, "Mode"), "auto");
+    EXPECT_NO_THROW(client().removeAutoscalePolicy(idle.name()));
+}
+
+} // namespace
+} // namespace resized::integration
