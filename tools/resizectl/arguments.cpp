@@ -13,15 +13,6 @@ namespace resized::ctl {
 
 namespace {
 
-std::optional<uint64_t> parseUnsigned(std::string_view text)
-{
-    uint64_t value = 0;
-    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-    if (text.empty() || error != std::errc{} || end != text.data() + text.size())
-        return std::nullopt;
-    return value;
-}
-
 bool isSpace(char c)
 {
     return std::isspace(static_cast<unsigned char>(c)) != 0;
@@ -119,7 +110,7 @@ std::optional<uint64_t> parseFixedPoint(std::string_view text, std::string_view 
         if (decimals.empty() || decimals.size() > places)
             return std::nullopt;
     }
-    const auto whole = parseUnsigned(text);
+    const auto whole = parseUnsignedArgument(text);
     if (!whole || *whole > UINT32_MAX)
         return std::nullopt;
     uint64_t value = *whole;
@@ -148,9 +139,18 @@ std::optional<double> microsecondsPerUnit(std::string_view unit)
 
 }  // namespace
 
+std::optional<uint64_t> parseUnsignedArgument(std::string_view text)
+{
+    uint64_t value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size())
+        return std::nullopt;
+    return value;
+}
+
 std::optional<uint64_t> parseCpuWeightArgument(std::string_view text)
 {
-    return parseUnsigned(text);
+    return parseUnsignedArgument(text);
 }
 
 std::optional<core::CpuSet> parseCpusArgument(std::string_view text)
@@ -211,7 +211,7 @@ std::optional<uint64_t> parseMemoryArgument(std::string_view text)
 
 std::optional<uint64_t> parseCpuSharesArgument(std::string_view text)
 {
-    const auto shares = parseUnsigned(text);
+    const auto shares = parseUnsignedArgument(text);
     if (!shares || *shares == 0)
         return std::nullopt;
     return cpuWeightForShares(*shares);

@@ -15,6 +15,8 @@ namespace resized::ctl {
 // understand; ranges are the daemon's to judge, so a value it refuses comes
 // back as io.resized1.Error.InvalidArgument with its reason.
 
+// A plain decimal integer: no sign, no blanks, no unit.
+std::optional<uint64_t> parseUnsignedArgument(std::string_view text);
 // A plain integer, as cgroup v2 writes cpu.weight.
 std::optional<uint64_t> parseCpuWeightArgument(std::string_view text);
 // A cpuset list such as 0-3,6; "" and "all" mean every CPU (the empty set).

@@ -60,6 +60,14 @@ nlohmann::json toJson(const sdbus::Variant& value)
         return value.get<std::vector<std::string>>();
     if (type == "a{sv}")
         return toJson(value.get<Dictionary>());
+    if (type == "a(stt)") {
+        // The autoscaler's rate policies: (kind, value, period), as busctl
+        // --json shows a struct.
+        auto policies = nlohmann::json::array();
+        for (const auto& policy : value.get<std::vector<sdbus::Struct<std::string, uint64_t, uint64_t>>>())
+            policies.push_back({policy.get<0>(), policy.get<1>(), policy.get<2>()});
+        return policies;
+    }
     // Keep the key visible even for a type this client cannot show.
     return nlohmann::json{{"unsupported_dbus_type", type}};
 }

@@ -67,6 +67,8 @@ int main(int argc, char** argv)
     addHistoryVerb(app, selected);
     addMetricsVerb(app, selected);
     addWatchVerb(app, selected);
+    addAutoscaleVerb(app, selected);
+    addTopVerb(app, selected);
 
     try {
         app.parse(argc, argv);

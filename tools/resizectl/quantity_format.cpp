@@ -30,6 +30,19 @@ std::string formatMemory(uint64_t bytes)
     return std::to_string(tenths / 10) + '.' + std::to_string(tenths % 10) + std::string(kUnits[unit]);
 }
 
+std::string formatCpus(uint64_t millis)
+{
+    if (millis == core::kUnlimited)
+        return "max";
+    std::string text = std::to_string(millis / 1000);
+    if (const uint64_t fraction = millis % 1000; fraction != 0) {
+        std::string digits = std::to_string(1000 + fraction).substr(1);
+        digits.erase(digits.find_last_not_of('0') + 1);
+        text += '.' + digits;
+    }
+    return text;
+}
+
 std::string describeLimits(const core::Resources& resources)
 {
     std::string text;

@@ -51,7 +51,7 @@ std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
     const auto actual = lookup<Dictionary>(status, "Actual");
     const std::string message = lookup<std::string>(status, "Message");
 
-    std::vector<std::pair<std::string, std::string>> fields{
+    std::vector<StatusField> fields{
         {"Container", lookup<std::string>(status, "ContainerId", "-")},
         {"Cgroup", lookup<std::string>(status, "CgroupPath", "-")},
         {"Driver", lookup<std::string>(status, "Driver", "-")},
@@ -65,11 +65,16 @@ std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
     fields.emplace_back("Generation", formatGeneration(status));
     fields.emplace_back("Updated", formatTimestamp(lookup<uint64_t>(status, "UpdatedAtUSec"), now));
 
+    return formatFieldBlock(lookup<std::string>(status, "Workload"), fields);
+}
+
+std::string formatFieldBlock(const std::string& title, const std::vector<StatusField>& fields)
+{
     size_t labelWidth = 0;
     for (const auto& field : fields)
         labelWidth = std::max(labelWidth, field.first.size());
 
-    std::string out = "● " + lookup<std::string>(status, "Workload") + '\n';
+    std::string out = "● " + title + '\n';
     for (const auto& [label, value] : fields) {
         // Right-aligned labels, indented under the bullet like systemctl.
         out.append(labelWidth - label.size() + 4, ' ');

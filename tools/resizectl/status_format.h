@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "dictionary.h"
@@ -8,6 +9,13 @@
 #include "time_format.h"
 
 namespace resized::ctl {
+
+// A label and its value in a detailed block.
+using StatusField = std::pair<std::string, std::string>;
+
+// "● TITLE", then a line per field, labels right-aligned under the bullet,
+// the way `systemctl status` shows a unit.
+std::string formatFieldBlock(const std::string& title, const std::vector<StatusField>& fields);
 
 // One workload in detail, the way `systemctl status` shows a unit.
 std::string formatStatusBlock(const Dictionary& status, Clock::time_point now);

@@ -24,8 +24,8 @@ CommandResult resizectl(const std::vector<std::string>& arguments)
 }
 
 // Every verb, in the order --help lists them.
-constexpr std::array kVerbs{"status", "list",    "set",     "validate", "node",
-                            "reconcile", "forget", "history", "metrics", "watch"};
+constexpr std::array kVerbs{"status",  "list",    "set",   "validate",  "node", "reconcile",
+                            "forget",  "history", "metrics", "watch", "autoscale", "top"};
 
 TEST(ResizectlCli, HelpNamesEveryVerbAndTheExitStatuses)
 {
@@ -167,6 +167,61 @@ TEST(ResizectlCli, HistoryWantsAPositiveNumberOfLines)
 {
     EXPECT_EQ(resizectl({"history", "web", "-n", "0"}).exitStatus, 2);
     EXPECT_EQ(resizectl({"history", "-n", "many"}).exitStatus, 2);
+}
+
+TEST(ResizectlCli, AutoscaleHasSetStatusAndRemove)
+{
+    EXPECT_EQ(resizectl({"autoscale"}).exitStatus, 2);
+    for (const char* command : {"set", "status", "remove"}) {
+        const auto help = resizectl({"autoscale", command, "--help"});
+        EXPECT_EQ(help.exitStatus, 0) << command;
+        EXPECT_THAT(help.standardOutput, HasSubstr(std::string("Usage: resizectl autoscale ") + command)) << command;
+        EXPECT_EQ(resizectl({"autoscale", command}).exitStatus, 2) << command;
+    }
+    EXPECT_THAT(resizectl({"autoscale", "set", "--help"}).standardOutput,
+                HasSubstr("resizectl autoscale set web --cpu-target 70"));
+}
+
+TEST(ResizectlCli, AutoscaleBoundsWithoutTheirTargetAreUsageErrors)
+{
+    const auto result = resizectl({"autoscale", "set", "web", "--cpu-min", "1"});
+    EXPECT_EQ(result.exitStatus, 2);
+    EXPECT_THAT(result.standardError, HasSubstr("--cpu-min requires --cpu-target"));
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--memory-max", "1g"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--scale-up-policy", "fast"}).exitStatus,
+              2);
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--memory-target", "80", "--mode", "manual"}).exitStatus, 2);
+}
+
+// Checked before connecting, as the daemon would check it.
+TEST(ResizectlCli, AnUnsoundAutoscalePolicyIsAnInvalidArgument)
+{
+    const auto noTarget = resizectl({"autoscale", "set", "web", "--interval", "5s"});
+    EXPECT_EQ(noTarget.exitStatus, 4);
+    EXPECT_THAT(noTarget.standardError, StartsWith("resizectl: invalid autoscale policy: "));
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "0"}).exitStatus, 4);
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--cpu-min", "2", "--cpu-max", "1"})
+                  .exitStatus,
+              4);
+}
+
+// Accepted arguments get as far as the bus, which is not there: status 1.
+TEST(ResizectlCli, ASoundAutoscalePolicyIsSent)
+{
+    const auto result = resizectl({"autoscale", "set", "web", "--cpu-target", "70%", "--cpu-min", "500m",
+                                   "--cpu-max", "4", "--memory-target", "80", "--memory-max", "1G",
+                                   "--scale-down-policy", "percent:10:1min", "--scale-down-policy",
+                                   "absolute:100:15s", "--mode", "recommend"});
+    EXPECT_EQ(result.exitStatus, 1);
+    EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
+}
+
+TEST(ResizectlCli, TopWantsAPositiveDelayAndCount)
+{
+    EXPECT_EQ(resizectl({"top", "-d", "0"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"top", "--delay", "soon"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"top", "-n", "0"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"top", "-d", "0.5", "-n", "1"}).exitStatus, 1);
 }
 
 TEST(ResizectlCli, UnreachableBusIsAFailure)

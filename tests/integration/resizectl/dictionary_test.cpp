@@ -72,6 +72,14 @@ TEST(Json, KeepsNumbersExactAndNestsDictionaries)
     EXPECT_NE(json.dump().find("18446744073709551615"), std::string::npos);
 }
 
+TEST(Json, ShowsRatePoliciesAsArrays)
+{
+    using RatePolicies = std::vector<sdbus::Struct<std::string, uint64_t, uint64_t>>;
+    const Dictionary policy{{"ScaleUpPolicies", sdbus::Variant(RatePolicies{{"Percent", 100, 15'000'000}})}};
+
+    EXPECT_EQ(toJson(policy).dump(), R"({"ScaleUpPolicies":[["Percent",100,15000000]]})");
+}
+
 TEST(Lookup, FallsBackOnMissingKeyOrOtherType)
 {
     const Dictionary status{{"SyncState", sdbus::Variant(std::string("synchronized"))}};

@@ -29,6 +29,20 @@ TEST_F(ResizectlTest, UnknownWorkloadIsStatus5)
     expectFailure(resizectl({"status", "no-such-container"}), 5);
     expectFailure(resizectl({"set", "no-such-container", "--cpu", "1"}), 5);
     expectFailure(resizectl({"forget", "no-such-container"}), 5);
+    expectFailure(resizectl({"autoscale", "set", "no-such-container", "--cpu-target", "70"}), 5);
+    expectFailure(resizectl({"autoscale", "status", "no-such-container"}), 5);
+    expectFailure(resizectl({"autoscale", "remove", "no-such-container"}), 5);
+}
+
+TEST_F(ResizectlTest, AWorkloadWithoutAnAutoscalePolicyIsStatus5)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto result = resizectl({"autoscale", "status", container.name()});
+
+    expectFailure(result, 5);
+    EXPECT_THAT(result.standardError, HasSubstr(container.name() + " has no autoscale policy"));
+    expectFailure(resizectl({"autoscale", "remove", container.name()}), 5);
 }
 
 TEST_F(ResizectlTest, StatusShowsTheKnownAndReportsTheUnknown)

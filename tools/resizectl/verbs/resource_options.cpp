@@ -4,32 +4,11 @@
 #include <string>
 
 #include "arguments.h"
+#include "parsed_option.h"
 #include "core/quantity.h"
 #include "systemd_assignment.h"
 
 namespace resized::ctl {
-
-namespace {
-
-// An option whose text `parse` turns into the value stored in `target`.
-template <typename Value, typename Parse>
-CLI::Option* addParsedOption(CLI::App& group, const std::string& names, std::optional<Value>& target, Parse parse,
-                             const std::string& what, const std::string& help)
-{
-    // Errors name the long form, the last one in `names`.
-    const std::string name = names.substr(names.rfind(',') + 1);
-    return group.add_option_function<std::string>(
-        names,
-        [&target, parse, name, what](const std::string& text) {
-            const auto value = parse(text);
-            if (!value)
-                throw CLI::ValidationError(name, "'" + text + "' is not " + what);
-            target = *value;
-        },
-        help);
-}
-
-}  // namespace
 
 core::Resources ResourceArguments::resolve() const
 {

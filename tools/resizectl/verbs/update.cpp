@@ -3,6 +3,7 @@
 #include <string>
 
 #include "arguments.h"
+#include "parsed_option.h"
 #include "verbs/resource_options.h"
 #include "verbs/verb.h"
 
@@ -68,15 +69,8 @@ void addSetVerb(CLI::App& app, VerbAction& selected)
     options->add_flag("--force", request->options.force, "Allow a memory limit below the current usage");
     options->add_flag("--defer", request->options.defer,
                       "If capacity is short now, queue the change until it frees instead of failing");
-    options
-        ->add_option_function<std::string>(
-            "--reclaim-timeout",
-            [request](const std::string& text) {
-                request->options.reclaimTimeout = parseTimespan(text);
-                if (!request->options.reclaimTimeout)
-                    throw CLI::ValidationError("--reclaim-timeout", "'" + text + "' is not a time span");
-            },
-            "How long a memory shrink may wait for reclaim: 5s, 500ms, 1min")
+    addParsedOption(*options, "--reclaim-timeout", request->options.reclaimTimeout, parseTimespan, "a time span",
+                    "How long a memory shrink may wait for reclaim: 5s, 500ms, 1min")
         ->type_name("TIME");
 
     command->footer("All named resources change together or not at all. Prints the resulting status.\n"

@@ -45,5 +45,7 @@ void addReconcileVerb(CLI::App& app, VerbAction& selected);
 void addHistoryVerb(CLI::App& app, VerbAction& selected);
 void addMetricsVerb(CLI::App& app, VerbAction& selected);
 void addWatchVerb(CLI::App& app, VerbAction& selected);
+void addAutoscaleVerb(CLI::App& app, VerbAction& selected);
+void addTopVerb(CLI::App& app, VerbAction& selected);
 
 }  // namespace resized::ctl

@@ -1,10 +1,7 @@
-#include <csignal>
 #include <iostream>
-#include <system_error>
-
-#include <pthread.h>
 
 #include "events.h"
+#include "verbs/stop_signals.h"
 #include "verbs/verb.h"
 
 namespace resized::ctl {
@@ -49,36 +46,6 @@ private:
     }
 
     bool json_;
-};
-
-// SIGINT and SIGTERM are taken by sigwait() rather than a handler, so the
-// event loop stops cleanly from the main thread. Blocked before the loop's
-// thread starts, which inherits the mask.
-class StopSignals {
-public:
-    StopSignals()
-    {
-        sigemptyset(&signals_);
-        sigaddset(&signals_, SIGINT);
-        sigaddset(&signals_, SIGTERM);
-        if (const int error = pthread_sigmask(SIG_BLOCK, &signals_, &previous_))
-            throw std::system_error(error, std::generic_category(), "pthread_sigmask");
-    }
-
-    ~StopSignals() { pthread_sigmask(SIG_SETMASK, &previous_, nullptr); }
-
-    StopSignals(const StopSignals&) = delete;
-    StopSignals& operator=(const StopSignals&) = delete;
-
-    void wait() const
-    {
-        int signal = 0;
-        sigwait(&signals_, &signal);
-    }
-
-private:
-    sigset_t signals_{};
-    sigset_t previous_{};
 };
 
 ExitStatus watch(Session& session)

@@ -1,0 +1,224 @@
+// `autoscale set`'s options as core::autoscale::Policy, and `autoscale
+// status`'s block, without a bus.
+
+#include <algorithm>
+#include <cstdlib>
+#include <ctime>
+
+#include <gtest/gtest.h>
+
+#include "autoscale_options.h"
+#include "autoscale_status.h"
+
+namespace resized::ctl {
+namespace {
+
+using namespace std::chrono_literals;
+namespace autoscale = core::autoscale;
+
+constexpr uint64_t kMi = 1ull << 20;
+constexpr uint64_t kGi = 1ull << 30;
+
+// The policy `resizectl autoscale set WORKLOAD ARGUMENTS` sends.
+autoscale::Policy policyOf(std::vector<std::string> arguments)
+{
+    CLI::App command;
+    AutoscaleArguments parsed;
+    addAutoscaleOptions(command, parsed);
+    // CLI11 takes a vector of arguments last one first.
+    std::reverse(arguments.begin(), arguments.end());
+    command.parse(arguments);
+    return parsed.policy();
+}
+
+TEST(AutoscaleOptions, ATargetAloneKeepsEveryDefault)
+{
+    autoscale::Policy expected;
+    expected.cpu = autoscale::Target{70, 0, autoscale::kUnbounded};
+
+    EXPECT_EQ(policyOf({"--cpu-target", "70"}), expected);
+    EXPECT_EQ(policyOf({"--cpu-target", "70%"}), expected);
+}
+
+TEST(AutoscaleOptions, BoundsAreQuantitiesAsSetReadsThem)
+{
+    const auto policy = policyOf({"--cpu-target", "70", "--cpu-min", "500m", "--cpu-max", "1.5", "--memory-target",
+                                  "80", "--memory-min", "512M", "--memory-max", "1G"});
+
+    EXPECT_EQ(policy.cpu, (autoscale::Target{70, 500, 1500}));
+    EXPECT_EQ(policy.memory, (autoscale::Target{80, 512 * kMi, kGi}));
+    EXPECT_EQ(policyOf({"--memory-target", "80", "--memory-max", "max"}).memory,
+              (autoscale::Target{80, 0, autoscale::kUnbounded}));
+    EXPECT_EQ(policyOf({"--cpu-target", "50", "--cpu-max", "4000m"}).cpu, (autoscale::Target{50, 0, 4000}));
+}
+
+TEST(AutoscaleOptions, EveryBehaviourOptionLandsInThePolicy)
+{
+    const auto policy = policyOf({"--memory-target", "75", "--interval", "500ms", "--tolerance", "0.05",
+                                  "--scale-up-window", "30s", "--scale-down-window", "10min", "--scale-up-policy",
+                                  "percent:50:1min", "--scale-up-policy", "absolute:268435456:30s",
+                                  "--scale-up-select", "min", "--scale-down-policy", "percent:10%:5min",
+                                  "--scale-down-select", "disabled", "--mode", "recommend"});
+
+    EXPECT_FALSE(policy.cpu);
+    EXPECT_EQ(policy.memory, (autoscale::Target{75, 0, autoscale::kUnbounded}));
+    EXPECT_EQ(policy.interval, 500ms);
+    EXPECT_DOUBLE_EQ(policy.tolerance, 0.05);
+    EXPECT_EQ(policy.scaleUp, (autoscale::Rules{30s,
+                                                {{autoscale::RateKind::Percent, 50, 1min},
+                                                 {autoscale::RateKind::Absolute, 256 * kMi, 30s}},
+                                                autoscale::Select::Min}));
+    EXPECT_EQ(policy.scaleDown,
+              (autoscale::Rules{10min, {{autoscale::RateKind::Percent, 10, 5min}}, autoscale::Select::Disabled}));
+    EXPECT_EQ(policy.mode, autoscale::Mode::Recommend);
+}
+
+// Given rate policies replace the defaults of their direction only.
+TEST(AutoscaleOptions, RatePoliciesReplaceTheirDirectionsDefaults)
+{
+    const auto policy = policyOf({"--cpu-target", "70", "--scale-down-policy", "absolute:100:15s"});
+
+    EXPECT_EQ(policy.scaleUp, autoscale::Policy{}.scaleUp);
+    EXPECT_EQ(policy.scaleDown.policies,
+              (std::vector<autoscale::RatePolicy>{{autoscale::RateKind::Absolute, 100, 15s}}));
+    EXPECT_EQ(policy.scaleDown.stabilization, autoscale::Policy{}.scaleDown.stabilization);
+}
+
+TEST(AutoscaleOptions, ABoundWithoutItsTargetIsAUsageError)
+{
+    EXPECT_THROW(policyOf({"--cpu-min", "1"}), CLI::RequiresError);
+    EXPECT_THROW(policyOf({"--memory-target", "80", "--cpu-max", "2"}), CLI::RequiresError);
+    EXPECT_THROW(policyOf({"--cpu-target", "70", "--memory-max", "1g"}), CLI::RequiresError);
+}
+
+TEST(AutoscaleOptions, UnreadableValuesAreUsageErrors)
+{
+    for (const auto& arguments : std::vector<std::vector<std::string>>{
+             {"--cpu-target", "seventy"},
+             {"--cpu-target", "-5"},
+             {"--cpu-target", "70", "--cpu-max", "lots"},
+             {"--memory-target", "80", "--memory-min", "1x"},
+             {"--cpu-target", "70", "--interval", "soon"},
+             {"--cpu-target", "70", "--tolerance", "a bit"},
+             {"--cpu-target", "70", "--scale-up-policy", "percent:100"},
+             {"--cpu-target", "70", "--scale-down-select", "most"},
+             {"--cpu-target", "70", "--mode", "manual"},
+         }) {
+        EXPECT_THROW(policyOf(arguments), CLI::ValidationError) << arguments[arguments.size() - 2];
+    }
+}
+
+// What the daemon would refuse is the verb's to report as an invalid
+// argument; the options themselves take it.
+TEST(AutoscaleOptions, UnsoundPoliciesAreLeftToInvalidity)
+{
+    EXPECT_TRUE(autoscale::invalidity(policyOf({"--cpu-target", "0"})));
+    EXPECT_TRUE(autoscale::invalidity(policyOf({"--cpu-target", "70", "--cpu-min", "2", "--cpu-max", "1"})));
+    EXPECT_TRUE(autoscale::invalidity(policyOf({"--interval", "1s"})));
+    EXPECT_FALSE(autoscale::invalidity(policyOf({"--cpu-target", "70", "--cpu-min", "1", "--cpu-max", "2"})));
+}
+
+TEST(RatePolicyArgument, IsKindValuePeriod)
+{
+    using autoscale::RateKind;
+    EXPECT_EQ(parseRatePolicyArgument("percent:100:15s"), (autoscale::RatePolicy{RateKind::Percent, 100, 15s}));
+    EXPECT_EQ(parseRatePolicyArgument("percent:25%:1min"), (autoscale::RatePolicy{RateKind::Percent, 25, 1min}));
+    EXPECT_EQ(parseRatePolicyArgument("absolute:500:500ms"),
+              (autoscale::RatePolicy{RateKind::Absolute, 500, 500ms}));
+    EXPECT_EQ(parseRatePolicyArgument("absolute:1:1min 30s"), (autoscale::RatePolicy{RateKind::Absolute, 1, 90s}));
+}
+
+TEST(RatePolicyArgument, RefusesWhatItCannotRead)
+{
+    EXPECT_FALSE(parseRatePolicyArgument(""));
+    EXPECT_FALSE(parseRatePolicyArgument("percent"));
+    EXPECT_FALSE(parseRatePolicyArgument("percent:100"));
+    EXPECT_FALSE(parseRatePolicyArgument("percent::15s"));
+    EXPECT_FALSE(parseRatePolicyArgument("percent:100:"));
+    EXPECT_FALSE(parseRatePolicyArgument("percent:100:15s:1"));
+    EXPECT_FALSE(parseRatePolicyArgument("Percent:100:15s"));
+    EXPECT_FALSE(parseRatePolicyArgument("relative:100:15s"));
+    // Absolute is in the resource's own unit, one plain integer for both.
+    EXPECT_FALSE(parseRatePolicyArgument("absolute:500m:15s"));
+    EXPECT_FALSE(parseRatePolicyArgument("absolute:1.5:15s"));
+}
+
+TEST(RatePolicyArgument, FormatsAsItIsWritten)
+{
+    EXPECT_EQ(formatRatePolicy({autoscale::RateKind::Percent, 100, 15s}), "percent:100:15s");
+    EXPECT_EQ(formatRatePolicy({autoscale::RateKind::Absolute, 500, 90s}), "absolute:500:1min 30s");
+    for (const char* text : {"percent:10:5min", "absolute:268435456:30s"})
+        EXPECT_EQ(formatRatePolicy(*parseRatePolicyArgument(text)), text);
+}
+
+TEST(AutoscaleWords, ReadBackWhatTheyWrite)
+{
+    for (const auto select : {autoscale::Select::Max, autoscale::Select::Min, autoscale::Select::Disabled})
+        EXPECT_EQ(parseSelectArgument(selectName(select)), select);
+    for (const auto mode : {autoscale::Mode::Auto, autoscale::Mode::Recommend})
+        EXPECT_EQ(parseModeArgument(modeName(mode)), mode);
+    EXPECT_FALSE(parseSelectArgument("Max"));
+    EXPECT_EQ(formatFraction(0.1), "0.1");
+    EXPECT_EQ(parseFractionArgument("0.25"), 0.25);
+    EXPECT_FALSE(parseFractionArgument("0.25x"));
+    EXPECT_FALSE(parseFractionArgument("nan"));
+}
+
+class AutoscaleBlock : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        setenv("TZ", "UTC", 1);
+        tzset();
+    }
+};
+
+TEST_F(AutoscaleBlock, ShowsThePolicyThenWhatTheAutoscalerSaw)
+{
+    constexpr uint64_t kLastScaleUSec = 1'704'362'400'000'000;  // 2024-01-04 10:00:00 UTC
+    const Clock::time_point now{std::chrono::microseconds(kLastScaleUSec) + 3min};
+    autoscale::Policy policy;
+    policy.cpu = autoscale::Target{70, 500, autoscale::kUnbounded};
+    policy.memory = autoscale::Target{80, 256 * kMi, 4 * kGi};
+    const Dictionary status{
+        {"CpuUsageMillis", sdbus::Variant(uint64_t{350})},
+        {"CpuRecommendationMillis", sdbus::Variant(uint64_t{500})},
+        {"MemoryWorkingSet", sdbus::Variant(uint64_t{300 * kMi})},
+        {"Condition", sdbus::Variant(std::string("ScaleDownStabilized"))},
+        {"LastScaleUSec", sdbus::Variant(kLastScaleUSec)},
+    };
+
+    EXPECT_EQ(formatAutoscaleBlock("web", policy, status, now),
+              "● web\n"
+              "                  Mode: auto\n"
+              "                   CPU: target 70%, limit between 500m and max\n"
+              "                Memory: target 80%, limit between 256Mi and 4Gi\n"
+              "              Interval: 1s\n"
+              "             Tolerance: 0.1\n"
+              "              Scale up: window 0, percent:100:15s, select max\n"
+              "            Scale down: window 5min, percent:100:15s, select max\n"
+              "             CPU usage: 350m\n"
+              "    CPU recommendation: 500m\n"
+              "    Memory working set: 300Mi\n"
+              "             Condition: ScaleDownStabilized\n"
+              "           Last scaled: Thu 2024-01-04 10:00:00 UTC; 3min ago\n");
+}
+
+TEST_F(AutoscaleBlock, LeavesOutWhatIsNotKnownYet)
+{
+    autoscale::Policy policy;
+    policy.memory = autoscale::Target{80, 0, autoscale::kUnbounded};
+    policy.mode = autoscale::Mode::Recommend;
+
+    EXPECT_EQ(formatAutoscaleBlock("db", policy, Dictionary{}, Clock::now()),
+              "● db\n"
+              "          Mode: recommend (publishes recommendations, changes nothing)\n"
+              "        Memory: target 80%, limit between 0 and max\n"
+              "      Interval: 1s\n"
+              "     Tolerance: 0.1\n"
+              "      Scale up: window 0, percent:100:15s, select max\n"
+              "    Scale down: window 5min, percent:100:15s, select max\n");
+}
+
+}  // namespace
+}  // namespace resized::ctl

@@ -1,0 +1,240 @@
+#include "autoscale_options.h"
+
+#include <array>
+#include <charconv>
+#include <cmath>
+#include <limits>
+
+#include "arguments.h"
+#include "core/quantity.h"
+#include "parsed_option.h"
+#include "time_format.h"
+
+namespace resized::ctl {
+
+namespace autoscale = core::autoscale;
+
+namespace {
+
+// `text` up to the first `separator`, which it then drops from `text`; all
+// of `text` when there is none.
+std::string_view takeField(std::string_view& text, char separator)
+{
+    const size_t end = text.find(separator);
+    const std::string_view field = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    return field;
+}
+
+std::string formatRatePolicies(const std::vector<autoscale::RatePolicy>& policies)
+{
+    std::string text;
+    for (const auto& policy : policies)
+        text += (text.empty() ? "" : " ") + formatRatePolicy(policy);
+    return text;
+}
+
+// Help texts name the defaults of core::autoscale::Policy, so they cannot
+// drift apart.
+void addScalingRulesOptions(CLI::App& group, const std::string& direction, ScalingRulesArguments& rules,
+                            const autoscale::Rules& defaults)
+{
+    const std::string prefix = "--scale-" + direction;
+    addParsedOption(group, prefix + "-window", rules.window, parseTimespan, "a time span",
+                    "Stabilization window: scale " + direction +
+                        " only as far as every recommendation of this window allows (default " +
+                        formatTimespan(defaults.stabilization) + ")")
+        ->type_name("TIME");
+    group
+        .add_option_function<std::vector<std::string>>(
+            prefix + "-policy",
+            [&rules, name = prefix + "-policy"](const std::vector<std::string>& texts) {
+                for (const auto& text : texts) {
+                    const auto policy = parseRatePolicyArgument(text);
+                    if (!policy)
+                        throw CLI::ValidationError(name, "'" + text + "' is not KIND:VALUE:PERIOD");
+                    rules.policies.push_back(*policy);
+                }
+            },
+            "How far one period may move the limit: percent:VALUE:PERIOD or absolute:VALUE:PERIOD (VALUE in "
+            "millicores or bytes); repeat for several (default " +
+                formatRatePolicies(defaults.policies) + ")")
+        ->type_name("KIND:VALUE:PERIOD")
+        ->allow_extra_args(false);
+    addParsedOption(group, prefix + "-select", rules.select, parseSelectArgument, "max, min or disabled",
+                    "Of several policies, the one allowing the largest change (max), the smallest (min), or "
+                    "none at all (disabled) (default " +
+                        std::string(selectName(defaults.select)) + ")")
+        ->type_name("max|min|disabled");
+}
+
+}  // namespace
+
+std::optional<uint32_t> parsePercentArgument(std::string_view text)
+{
+    if (text.ends_with('%'))
+        text.remove_suffix(1);
+    const auto value = parseUnsignedArgument(text);
+    if (!value || *value > std::numeric_limits<uint32_t>::max())
+        return std::nullopt;
+    return static_cast<uint32_t>(*value);
+}
+
+std::optional<double> parseFractionArgument(std::string_view text)
+{
+    double value = 0;
+    const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (text.empty() || error != std::errc{} || end != text.data() + text.size() || !std::isfinite(value))
+        return std::nullopt;
+    return value;
+}
+
+std::optional<autoscale::RatePolicy> parseRatePolicyArgument(std::string_view text)
+{
+    const std::string_view kind = takeField(text, ':');
+    const std::string_view value = takeField(text, ':');
+    const auto period = parseTimespan(text);
+    if (!period)
+        return std::nullopt;
+    if (kind == "percent") {
+        const auto percent = parsePercentArgument(value);
+        if (!percent)
+            return std::nullopt;
+        return autoscale::RatePolicy{autoscale::RateKind::Percent, *percent, *period};
+    }
+    if (kind == "absolute") {
+        const auto amount = parseUnsignedArgument(value);
+        if (!amount)
+            return std::nullopt;
+        return autoscale::RatePolicy{autoscale::RateKind::Absolute, *amount, *period};
+    }
+    return std::nullopt;
+}
+
+std::optional<autoscale::Select> parseSelectArgument(std::string_view text)
+{
+    for (const auto select : {autoscale::Select::Max, autoscale::Select::Min, autoscale::Select::Disabled})
+        if (text == selectName(select))
+            return select;
+    return std::nullopt;
+}
+
+std::optional<autoscale::Mode> parseModeArgument(std::string_view text)
+{
+    for (const auto mode : {autoscale::Mode::Auto, autoscale::Mode::Recommend})
+        if (text == modeName(mode))
+            return mode;
+    return std::nullopt;
+}
+
+std::string formatRatePolicy(const autoscale::RatePolicy& policy)
+{
+    const char* kind = policy.kind == autoscale::RateKind::Percent ? "percent" : "absolute";
+    return std::string(kind) + ':' + std::to_string(policy.value) + ':' + formatTimespan(policy.period);
+}
+
+std::string formatFraction(double fraction)
+{
+    std::array<char, 32> text{};
+    const auto result = std::to_chars(text.data(), text.data() + text.size(), fraction);
+    return std::string(text.data(), result.ptr);
+}
+
+std::string_view selectName(autoscale::Select select)
+{
+    switch (select) {
+    case autoscale::Select::Max: return "max";
+    case autoscale::Select::Min: return "min";
+    case autoscale::Select::Disabled: return "disabled";
+    }
+    return "?";
+}
+
+std::string_view modeName(autoscale::Mode mode)
+{
+    switch (mode) {
+    case autoscale::Mode::Auto: return "auto";
+    case autoscale::Mode::Recommend: return "recommend";
+    }
+    return "?";
+}
+
+void ScalingRulesArguments::applyTo(autoscale::Rules& rules) const
+{
+    if (window)
+        rules.stabilization = *window;
+    if (!policies.empty())
+        rules.policies = policies;
+    if (select)
+        rules.select = *select;
+}
+
+autoscale::Policy AutoscaleArguments::policy() const
+{
+    autoscale::Policy policy;
+    if (cpuTarget)
+        policy.cpu = autoscale::Target{*cpuTarget, cpuMin.value_or(0), cpuMax.value_or(autoscale::kUnbounded)};
+    if (memoryTarget)
+        policy.memory =
+            autoscale::Target{*memoryTarget, memoryMin.value_or(0), memoryMax.value_or(autoscale::kUnbounded)};
+    if (interval)
+        policy.interval = *interval;
+    if (tolerance)
+        policy.tolerance = *tolerance;
+    scaleUp.applyTo(policy.scaleUp);
+    scaleDown.applyTo(policy.scaleDown);
+    if (mode)
+        policy.mode = *mode;
+    return policy;
+}
+
+void addAutoscaleOptions(CLI::App& command, AutoscaleArguments& arguments)
+{
+    auto* targets = command.add_option_group(
+        "Targets", "What to scale: at least one target; the bounds need the target they bound");
+    auto* cpuTarget = addParsedOption(*targets, "--cpu-target", arguments.cpuTarget, parsePercentArgument,
+                                      "a percentage",
+                                      "Scale the CPU limit so that usage is this percent of it: 70 or 70%")
+                          ->type_name("PERCENT");
+    addParsedOption(*targets, "--cpu-min", arguments.cpuMin, core::parseCpuMillis, "a CPU quantity",
+                    "Lowest CPU limit to set, in CPUs: 0.5, or millicores: 500m (default 0)")
+        ->type_name("CPUS")
+        ->needs(cpuTarget);
+    addParsedOption(*targets, "--cpu-max", arguments.cpuMax, core::parseCpuMillis, "a CPU quantity",
+                    "Highest CPU limit to set: 4, 4000m; 'max' for no bound (the default)")
+        ->type_name("CPUS")
+        ->needs(cpuTarget);
+    auto* memoryTarget = addParsedOption(*targets, "--memory-target", arguments.memoryTarget, parsePercentArgument,
+                                         "a percentage",
+                                         "Scale the memory limit (MemoryMax) so that the working set is this "
+                                         "percent of it: 80 or 80%")
+                             ->type_name("PERCENT");
+    addParsedOption(*targets, "--memory-min", arguments.memoryMin, parseMemoryArgument, "a memory quantity",
+                    "Lowest memory limit to set: 256m, 512Mi, 1g (default 0)")
+        ->type_name("BYTES")
+        ->needs(memoryTarget);
+    addParsedOption(*targets, "--memory-max", arguments.memoryMax, parseMemoryArgument, "a memory quantity",
+                    "Highest memory limit to set: 4g, 4Gi; 'max' for no bound (the default)")
+        ->type_name("BYTES")
+        ->needs(memoryTarget);
+
+    const autoscale::Policy defaults;
+    auto* behaviour = command.add_option_group(
+        "Behaviour", "How fast and how far to scale, as a HorizontalPodAutoscaler's behavior");
+    addParsedOption(*behaviour, "--interval", arguments.interval, parseTimespan, "a time span",
+                    "How often to sample usage: 1s, 500ms, 5min (default " + formatTimespan(defaults.interval) +
+                        ")")
+        ->type_name("TIME");
+    addParsedOption(*behaviour, "--tolerance", arguments.tolerance, parseFractionArgument, "a fraction",
+                    "Leave the limit alone while utilization is within this fraction of the target (default " +
+                        formatFraction(defaults.tolerance) + ")")
+        ->type_name("FRACTION");
+    addScalingRulesOptions(*behaviour, "up", arguments.scaleUp, defaults.scaleUp);
+    addScalingRulesOptions(*behaviour, "down", arguments.scaleDown, defaults.scaleDown);
+    addParsedOption(*behaviour, "--mode", arguments.mode, parseModeArgument, "auto or recommend",
+                    "auto: change the limits; recommend: compute and publish recommendations, change nothing "
+                    "(default " + std::string(modeName(defaults.mode)) + ")")
+        ->type_name("auto|recommend");
+}
+
+}  // namespace resized::ctl

@@ -1,0 +1,71 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "core/autoscale.h"
+
+namespace resized::ctl {
+
+// The words of `autoscale set`. Each parser answers nullopt for text it does
+// not understand; what the daemon refuses (a target of 0, min above max)
+// comes back from core::autoscale::invalidity() before any call.
+
+// A utilization target: "70" or "70%".
+std::optional<uint32_t> parsePercentArgument(std::string_view text);
+// The tolerance: a decimal fraction such as "0.1".
+std::optional<double> parseFractionArgument(std::string_view text);
+// KIND:VALUE:PERIOD, as HPA's HPAScalingPolicy: "percent:100:15s" (VALUE in
+// percent, optionally with "%") or "absolute:500:1min" (VALUE a plain
+// integer in the resource's unit: millicores for CPU, bytes for memory).
+std::optional<core::autoscale::RatePolicy> parseRatePolicyArgument(std::string_view text);
+// max, min or disabled.
+std::optional<core::autoscale::Select> parseSelectArgument(std::string_view text);
+// auto or recommend.
+std::optional<core::autoscale::Mode> parseModeArgument(std::string_view text);
+
+// The same words back, for `autoscale status` and the help: "percent:100:15s",
+// "max", "auto".
+std::string formatRatePolicy(const core::autoscale::RatePolicy& policy);
+std::string formatFraction(double fraction);  // the shortest text that reads back the same: "0.1"
+std::string_view selectName(core::autoscale::Select select);
+std::string_view modeName(core::autoscale::Mode mode);
+
+// One direction's behaviour as given; what is not given keeps the default.
+struct ScalingRulesArguments {
+    std::optional<core::autoscale::Micros> window;
+    // Given at all, they replace the default policies rather than join them.
+    std::vector<core::autoscale::RatePolicy> policies;
+    std::optional<core::autoscale::Select> select;
+
+    void applyTo(core::autoscale::Rules& rules) const;
+};
+
+// What `autoscale set` reads from its options; policy() is the
+// core::autoscale::Policy they describe, defaults where they are silent.
+struct AutoscaleArguments {
+    std::optional<uint32_t> cpuTarget;
+    std::optional<uint64_t> cpuMin;
+    std::optional<uint64_t> cpuMax;
+    std::optional<uint32_t> memoryTarget;
+    std::optional<uint64_t> memoryMin;
+    std::optional<uint64_t> memoryMax;
+    std::optional<core::autoscale::Micros> interval;
+    std::optional<double> tolerance;
+    ScalingRulesArguments scaleUp;
+    ScalingRulesArguments scaleDown;
+    std::optional<core::autoscale::Mode> mode;
+
+    core::autoscale::Policy policy() const;
+};
+
+// The options of `autoscale set`, each parsed as it is read: unreadable text,
+// or a bound without the target it bounds, is a usage error.
+void addAutoscaleOptions(CLI::App& command, AutoscaleArguments& arguments);
+
+}  // namespace resized::ctl
