@@ -2,9 +2,12 @@
 // and keeps them. See design.md for the parts and docs/dbus-api.md for the API.
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <systemd/sd-daemon.h>
 
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 
 #include <sdbus-c++/sdbus-c++.h>
@@ -48,8 +51,22 @@ resized::service::Settings settingsFrom(const resized::CommandLine& commandLine)
     return settings;
 }
 
+// Every sampled workload holds its counter files open (cgroup::UsageFiles):
+// a thousand need more descriptors than the soft limit of 1024 a service
+// gets, so take the hard limit, as systemd advises daemons to.
+void raiseFileLimit()
+{
+    struct rlimit limit {};
+    if (getrlimit(RLIMIT_NOFILE, &limit) == 0 && limit.rlim_cur < limit.rlim_max) {
+        limit.rlim_cur = limit.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &limit) != 0)
+            spdlog::warn("cannot raise the open files limit: {}", std::strerror(errno));
+    }
+}
+
 int run(const resized::CommandLine& commandLine)
 {
+    raiseFileLimit();
     using namespace resized;
     const service::Settings settings = settingsFrom(commandLine);
     std::filesystem::create_directories(settings.stateDir);

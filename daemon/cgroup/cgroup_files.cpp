@@ -15,23 +15,6 @@ namespace resized::cgroup {
 
 namespace {
 
-class FileDescriptor {
-public:
-    explicit FileDescriptor(int fd) : fd_(fd) {}
-    FileDescriptor(const FileDescriptor&) = delete;
-    FileDescriptor& operator=(const FileDescriptor&) = delete;
-    ~FileDescriptor()
-    {
-        if (fd_ >= 0)
-            close(fd_);
-    }
-
-    int get() const { return fd_; }
-
-private:
-    int fd_;
-};
-
 [[noreturn]] void throwSystemError(std::string_view operation, const std::filesystem::path& path,
                                    int error)
 {
@@ -39,13 +22,6 @@ private:
                       error);
 }
 
-FileDescriptor openFile(const std::filesystem::path& path, int flags)
-{
-    const int fd = open(path.c_str(), flags | O_CLOEXEC);
-    if (fd < 0)
-        throwSystemError("open", path, errno);
-    return FileDescriptor(fd);
-}
 
 bool isWithin(const std::filesystem::path& path, const std::filesystem::path& root)
 {
@@ -77,6 +53,20 @@ std::filesystem::path resolveSymlinks(const std::filesystem::path& path)
 }
 
 }  // namespace
+
+FileDescriptor::~FileDescriptor()
+{
+    if (fd_ >= 0)
+        close(fd_);
+}
+
+FileDescriptor openFile(const std::filesystem::path& path, int flags)
+{
+    const int fd = open(path.c_str(), flags | O_CLOEXEC);
+    if (fd < 0)
+        throwSystemError("open", path, errno);
+    return FileDescriptor(fd);
+}
 
 std::string readFile(const std::filesystem::path& path)
 {

@@ -4,8 +4,30 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace resized::cgroup {
+
+// An open file, closed when it goes.
+class FileDescriptor {
+public:
+    explicit FileDescriptor(int fd) : fd_(fd) {}
+    FileDescriptor(FileDescriptor&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+    FileDescriptor& operator=(FileDescriptor&& other) noexcept
+    {
+        std::swap(fd_, other.fd_);
+        return *this;
+    }
+    ~FileDescriptor();
+
+    int get() const { return fd_; }
+
+private:
+    int fd_;
+};
+
+// open(2) with O_CLOEXEC; throws CgroupError with the errno.
+FileDescriptor openFile(const std::filesystem::path& path, int flags);
 
 // The whole content of a small file (cgroup files fit in a page).
 std::string readFile(const std::filesystem::path& path);

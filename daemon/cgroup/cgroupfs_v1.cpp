@@ -4,6 +4,7 @@
 
 #include "cgroup/cgroup_files.h"
 #include "cgroup/cgroup_values.h"
+#include "cgroup/usage_files.h"
 #include "core/resources.h"
 
 namespace resized::cgroup {
@@ -173,21 +174,16 @@ uint64_t CgroupfsV1Backend::memoryUsage(const std::string& cgroup) const
 
 // Where the kernel lacks a file (oom_kill before Linux 4.13), its counter
 // reads as 0.
-Usage CgroupfsV1Backend::usage(const std::string& cgroup) const
+UsageFiles CgroupfsV1Backend::openUsage(const std::string& cgroup) const
 {
-    Usage usage;
-    const auto cpuacct = directory("cpuacct", cgroup) / "cpuacct.usage";
-    usage.cpuNsec = parseUnsigned(readFile(cpuacct), cpuacct);
-    const auto cpuStat = directory("cpu", cgroup) / "cpu.stat";
-    if (const auto text = readFileIfExists(cpuStat))
-        usage.throttledPeriods = keyedValue(*text, "nr_throttled", cpuStat).value_or(0);
-    usage.memoryBytes = memoryUsage(cgroup);
+    UsageFiles files;
+    files.add(UsageFiles::Kind::Cpu, directory("cpuacct", cgroup) / "cpuacct.usage", {{"", 1, &Usage::cpuNsec}}, false);
+    files.add(UsageFiles::Kind::Cpu, directory("cpu", cgroup) / "cpu.stat", {{"nr_throttled", 1, &Usage::throttledPeriods}}, true);
     const auto memory = directory("memory", cgroup);
-    if (const auto text = readFileIfExists(memory / "memory.stat"))
-        usage.inactiveFileBytes = keyedValue(*text, "total_inactive_file", memory / "memory.stat").value_or(0);
-    if (const auto text = readFileIfExists(memory / "memory.oom_control"))
-        usage.oomKills = keyedValue(*text, "oom_kill", memory / "memory.oom_control").value_or(0);
-    return usage;
+    files.add(UsageFiles::Kind::Memory, memory / "memory.usage_in_bytes", {{"", 1, &Usage::memoryBytes}}, false);
+    files.add(UsageFiles::Kind::Memory, memory / "memory.stat", {{"total_inactive_file", 1, &Usage::inactiveFileBytes}}, true);
+    files.add(UsageFiles::Kind::Memory, memory / "memory.oom_control", {{"oom_kill", 1, &Usage::oomKills}}, true);
+    return files;
 }
 
 void CgroupfsV1Backend::reclaim(const std::string&, uint64_t) {}

@@ -19,7 +19,7 @@ public:
     UnreportedLimits readUnreported(const std::string& cgroup) const override;
     void restoreUnreported(const std::string& cgroup, const UnreportedLimits& saved) override;
     uint64_t memoryUsage(const std::string& cgroup) const override;
-    Usage usage(const std::string& cgroup) const override;
+    UsageFiles openUsage(const std::string& cgroup) const override;
     // v1 has no way to ask for reclaim (memory.force_empty drops everything).
     void reclaim(const std::string& cgroup, uint64_t bytes) override;
     core::CpuSet parentCpus(const std::string& cgroup) const override;

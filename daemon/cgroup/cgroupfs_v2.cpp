@@ -4,6 +4,7 @@
 
 #include "cgroup/cgroup_files.h"
 #include "cgroup/cgroup_values.h"
+#include "cgroup/usage_files.h"
 #include "core/resources.h"
 
 namespace resized::cgroup {
@@ -82,22 +83,17 @@ uint64_t CgroupfsV2Backend::memoryUsage(const std::string& cgroup) const
     return parseUnsigned(readFile(file), file);
 }
 
-Usage CgroupfsV2Backend::usage(const std::string& cgroup) const
+UsageFiles CgroupfsV2Backend::openUsage(const std::string& cgroup) const
 {
-    Usage usage;
+    UsageFiles files;
     const auto dir = directory(cgroup);
     // The cpu controller need not be enabled: cpu.stat is always there.
-    const auto cpuStat = dir / "cpu.stat";
-    const std::string stat = readFile(cpuStat);
-    usage.cpuNsec = keyedValue(stat, "usage_usec", cpuStat).value_or(0) * 1000;
-    usage.throttledPeriods = keyedValue(stat, "nr_throttled", cpuStat).value_or(0);
-    if (const auto text = readFileIfExists(dir / "memory.current"))
-        usage.memoryBytes = parseUnsigned(*text, dir / "memory.current");
-    if (const auto text = readFileIfExists(dir / "memory.stat"))
-        usage.inactiveFileBytes = keyedValue(*text, "inactive_file", dir / "memory.stat").value_or(0);
-    if (const auto text = readFileIfExists(dir / "memory.events"))
-        usage.oomKills = keyedValue(*text, "oom_kill", dir / "memory.events").value_or(0);
-    return usage;
+    files.add(UsageFiles::Kind::Cpu, dir / "cpu.stat", {{"usage_usec", 1000, &Usage::cpuNsec}, {"nr_throttled", 1, &Usage::throttledPeriods}},
+              false);
+    files.add(UsageFiles::Kind::Memory, dir / "memory.current", {{"", 1, &Usage::memoryBytes}}, true);
+    files.add(UsageFiles::Kind::Memory, dir / "memory.stat", {{"inactive_file", 1, &Usage::inactiveFileBytes}}, true);
+    files.add(UsageFiles::Kind::Memory, dir / "memory.events", {{"oom_kill", 1, &Usage::oomKills}}, true);
+    return files;
 }
 
 void CgroupfsV2Backend::reclaim(const std::string& cgroup, uint64_t bytes)

@@ -49,6 +49,8 @@ struct Usage {
     uint64_t workingSetBytes() const { return memoryBytes > inactiveFileBytes ? memoryBytes - inactiveFileBytes : 0; }
 };
 
+class UsageFiles;
+
 // Reads and writes the limits of one cgroup. A cgroup is named by its path
 // relative to the cgroup root ("/libpod_parent/libpod-<id>"), exactly as the
 // runtime reports it; implementations refuse a path that leaves the root.
@@ -78,9 +80,12 @@ public:
     virtual void restoreUnreported(const std::string&, const UnreportedLimits&) {}
 
     virtual uint64_t memoryUsage(const std::string& cgroup) const = 0;
+    // The cgroup's counter files, open for reading again and again.
     // Counters the kernel has no file for (an older v1 kernel's oom_kill)
     // read as 0.
-    virtual Usage usage(const std::string& cgroup) const = 0;
+    virtual UsageFiles openUsage(const std::string& cgroup) const = 0;
+    // Once: opens the counter files and reads them.
+    Usage usage(const std::string& cgroup) const;
 
     // Asks the kernel to reclaim `bytes` now (v2 memory.reclaim); a no-op
     // where the kernel has no such knob.

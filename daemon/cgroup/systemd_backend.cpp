@@ -8,6 +8,7 @@
 #include "cgroup/cgroup_files.h"
 #include "cgroup/cgroup_values.h"
 #include "cgroup/detect.h"
+#include "cgroup/usage_files.h"
 #include "core/cpuset.h"
 #include "core/resources.h"
 
@@ -186,7 +187,7 @@ core::Resources SystemdBackend::read(const std::string& cgroup) const { return f
 
 uint64_t SystemdBackend::memoryUsage(const std::string& cgroup) const { return files_.memoryUsage(cgroup); }
 
-Usage SystemdBackend::usage(const std::string& cgroup) const { return files_.usage(cgroup); }
+UsageFiles SystemdBackend::openUsage(const std::string& cgroup) const { return files_.openUsage(cgroup); }
 
 // memory.reclaim is not a unit property: a one-off request that systemd
 // neither knows nor undoes.

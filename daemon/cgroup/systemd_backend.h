@@ -46,7 +46,7 @@ public:
     core::Resources read(const std::string& cgroup) const override;
     void write(const std::string& cgroup, const core::Resources& limits) override;
     uint64_t memoryUsage(const std::string& cgroup) const override;
-    Usage usage(const std::string& cgroup) const override;
+    UsageFiles openUsage(const std::string& cgroup) const override;
     void reclaim(const std::string& cgroup, uint64_t bytes) override;
     core::CpuSet parentCpus(const std::string& cgroup) const override;
 

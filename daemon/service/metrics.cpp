@@ -83,11 +83,12 @@ std::vector<WorkloadUsage> UsageSampler::sample()
     return samples;
 }
 
-std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& record)
+std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& record, bool withMemory)
 {
     WorkloadUsage workload{.name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}};
+    auto& previous = previous_[record.name];
     try {
-        workload.usage = drivers_.forCgroup(record.cgroupPath).usage(record.cgroupPath);
+        workload.usage = readCounters(record, previous, withMemory);
     } catch (const cgroup::CgroupError& error) {
         // Stopped since the store last heard of it: its events follow.
         spdlog::debug("{}: no usage: {}", record.name, error.what());
@@ -95,16 +96,32 @@ std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& r
         return std::nullopt;
     }
     const auto now = std::chrono::steady_clock::now();
-    const auto previous = previous_.find(record.name);
     // A restarted container's counters start again in a new cgroup.
-    if (previous != previous_.end() && previous->second.cgroupPath == record.cgroupPath &&
-        workload.usage.cpuNsec >= previous->second.cpuNsec && now > previous->second.at) {
-        const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - previous->second.at);
+    if (previous.at != std::chrono::steady_clock::time_point{} && workload.usage.cpuNsec >= previous.cpuNsec &&
+        now > previous.at) {
+        const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - previous.at);
         workload.cpuMillicores =
-            (workload.usage.cpuNsec - previous->second.cpuNsec) * 1000 / static_cast<uint64_t>(elapsed.count());
+            (workload.usage.cpuNsec - previous.cpuNsec) * 1000 / static_cast<uint64_t>(elapsed.count());
     }
-    previous_[record.name] = {record.cgroupPath, now, workload.usage.cpuNsec};
+    previous.at = now;
+    previous.cpuNsec = workload.usage.cpuNsec;
     return workload;
+}
+
+cgroup::Usage UsageSampler::readCounters(const store::WorkloadRecord& record, Previous& previous, bool withMemory)
+{
+    if (previous.files && previous.cgroupPath == record.cgroupPath) {
+        try {
+            return previous.files->read(withMemory);
+        } catch (const cgroup::CgroupError&) {
+            // Opened anew below.
+        }
+    }
+    previous = {.cgroupPath = record.cgroupPath,
+                .files = drivers_.forCgroup(record.cgroupPath).openUsage(record.cgroupPath),
+                .at = {},
+                .cpuNsec = 0};
+    return previous.files->read(withMemory);
 }
 
 Metrics::Metrics(UsageSampler& sampler) : sampler_(sampler), durationBuckets_(kDurationBounds.size()) {}

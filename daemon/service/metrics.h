@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "cgroup/driver_selector.h"
+#include "cgroup/usage_files.h"
 #include "store/state_store.h"
 
 namespace resized::service {
@@ -32,15 +33,23 @@ public:
 
     std::vector<WorkloadUsage> sample();
     // One workload; nullopt when its cgroup cannot be read (it stopped).
-    // Its CPU rate is measured since this sampler last sampled it.
-    std::optional<WorkloadUsage> sample(const store::WorkloadRecord& record);
+    // Its CPU rate is measured since this sampler last sampled it. The
+    // memory counters read as 0 unless `withMemory`.
+    std::optional<WorkloadUsage> sample(const store::WorkloadRecord& record, bool withMemory = true);
 
 private:
     struct Previous {
         std::string cgroupPath;
+        // Held open between samples: reading again costs a pread a file.
+        std::optional<cgroup::UsageFiles> files;
         std::chrono::steady_clock::time_point at;
         uint64_t cpuNsec = 0;
     };
+
+    // The cgroup's counters, read through the files held for it where they
+    // still read; opened anew otherwise (a cgroup re-created at the same
+    // path, a unit restarted).
+    cgroup::Usage readCounters(const store::WorkloadRecord& record, Previous& previous, bool withMemory);
 
     store::StateStore& store_;
     cgroup::DriverSelector& drivers_;

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "cgroup/cgroupfs_v1.h"
+#include "cgroup/usage_files.h"
 #include "child_process.h"
 #include "temp_directory.h"
 #include "v1_test_cgroup.h"
@@ -43,7 +44,7 @@ public:
     {
         return real_.memoryUsage(cgroup);
     }
-    Usage usage(const std::string& cgroup) const override { return real_.usage(cgroup); }
+    UsageFiles openUsage(const std::string& cgroup) const override { return real_.openUsage(cgroup); }
     void reclaim(const std::string& cgroup, uint64_t bytes) override { real_.reclaim(cgroup, bytes); }
     core::CpuSet parentCpus(const std::string& cgroup) const override
     {

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "cgroup/usage_files.h"
 #include "child_process.h"
 #include "v1_test_cgroup.h"
 
@@ -183,6 +184,19 @@ TEST_F(CgroupfsV1, UsageCountsTheCgroupsCpuAndMemory)
     // Anonymous memory is never inactive file cache.
     EXPECT_GE(usage.workingSetBytes(), 32 * kMi);
     EXPECT_EQ(usage.oomKills, 0u);
+}
+
+TEST_F(CgroupfsV1, UsageFilesHeldOpenReadTheCountersAfresh)
+{
+    const UsageFiles files = backend_.openUsage(child());
+    const Usage before = files.read();
+    test::MemoryHolder holder(test::MemoryKind::Anonymous, 32 * kMi,
+                              [&](pid_t pid) { cgroup().join(pid); });
+
+    const Usage after = files.read();
+
+    EXPECT_GT(after.cpuNsec, before.cpuNsec);
+    EXPECT_GE(after.memoryBytes, before.memoryBytes + 32 * kMi);
 }
 
 TEST_F(CgroupfsV1, RefusesPathsOutOfTheRoot)

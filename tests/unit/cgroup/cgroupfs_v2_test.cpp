@@ -5,6 +5,7 @@
 #include <thread>
 
 #include "cgroup/applier.h"
+#include "cgroup/usage_files.h"
 #include "temp_directory.h"
 
 // cgroup v2 file formats against a directory laid out like a v2 hierarchy
@@ -157,6 +158,19 @@ TEST_F(CgroupfsV2, UsageComesFromCpuStatMemoryStatAndMemoryEvents)
     EXPECT_EQ(usage.inactiveFileBytes, 4096u);
     EXPECT_EQ(usage.oomKills, 1u);
     EXPECT_EQ(usage.workingSetBytes(), 1048576u - 4096u);
+}
+
+TEST_F(CgroupfsV2, UsageFilesHeldOpenReadWhatTheFilesSayNow)
+{
+    writeText(file("cpu.stat"), "usage_usec 1500\nnr_throttled 3\n");
+    const UsageFiles files = backend_.openUsage(kWorkload);
+    // The kernel rewrites a counter in place; so does this test.
+    writeText(file("cpu.stat"), "usage_usec 2500\nnr_throttled 4\n");
+
+    const Usage usage = files.read();
+
+    EXPECT_EQ(usage.cpuNsec, 2'500'000u);
+    EXPECT_EQ(usage.throttledPeriods, 4u);
 }
 
 TEST_F(CgroupfsV2, UsageWithoutTheMemoryControllerReadsNoMemory)

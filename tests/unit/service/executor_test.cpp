@@ -8,6 +8,7 @@
 
 #include "cgroup/cgroup_files.h"
 #include "cgroup/cgroupfs_v1.h"
+#include "cgroup/usage_files.h"
 #include "cgroup_tree.h"
 #include "run_loop.h"
 #include "v1_test_cgroup.h"
@@ -168,7 +169,7 @@ public:
         files_.write(cgroup, limits);
     }
     uint64_t memoryUsage(const std::string& cgroup) const override { return files_.memoryUsage(cgroup); }
-    cgroup::Usage usage(const std::string& cgroup) const override { return files_.usage(cgroup); }
+    cgroup::UsageFiles openUsage(const std::string& cgroup) const override { return files_.openUsage(cgroup); }
     void reclaim(const std::string& cgroup, uint64_t bytes) override { files_.reclaim(cgroup, bytes); }
     core::CpuSet parentCpus(const std::string& cgroup) const override { return files_.parentCpus(cgroup); }
 
