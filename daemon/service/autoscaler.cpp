@@ -14,6 +14,7 @@ namespace {
 
 constexpr std::string_view kCpu = "cpu";
 constexpr std::string_view kMemory = "memory";
+constexpr std::chrono::seconds kWriteInterval{1};
 
 autoscale::Micros now() { return autoscale::Micros(nowUsec()); }
 
@@ -32,6 +33,15 @@ Autoscaler::Autoscaler(EventLoop& loop, ResourceManager& manager, store::Autosca
                        cgroup::DriverSelector& drivers, store::StateStore& state)
     : loop_(loop), manager_(manager), store_(store), state_(state), sampler_(state, drivers)
 {
+}
+
+Autoscaler::~Autoscaler()
+{
+    try {
+        writeRecommendations();
+    } catch (const store::StoreError& error) {
+        spdlog::error("the autoscaler's latest recommendations are lost: {}", error.what());
+    }
 }
 
 void Autoscaler::start()
@@ -59,6 +69,7 @@ void Autoscaler::setPolicy(const std::string& workload, const autoscale::Policy&
 bool Autoscaler::removePolicy(const std::string& workload)
 {
     const bool had = watched_.erase(workload) > 0;
+    std::erase_if(unwritten_, [&](const auto& unwritten) { return unwritten.workload == workload; });
     store_.removePolicy(workload);
     if (had)
         spdlog::info("{}: autoscale policy removed", workload);
@@ -101,7 +112,7 @@ void Autoscaler::tick(const std::string& workload)
     // A workload resized has not changed yet is not in the store: its
     // source says where its cgroup is.
     if (auto record = state_.find(workload); record && record->hasCgroup()) {
-        if (const auto usage = sampler_.sample(*record))
+        if (const auto usage = sampler_.sample(*record, watched->second.policy.memory.has_value()))
             decide(workload, watched->second, *record, *usage);
         return;
     }
@@ -116,7 +127,7 @@ void Autoscaler::tick(const std::string& workload)
         const auto* record = std::get_if<store::WorkloadRecord>(&result);
         if (!record || !record->hasCgroup())
             return;
-        if (const auto usage = sampler_.sample(*record))
+        if (const auto usage = sampler_.sample(*record, watched->second.policy.memory.has_value()))
             decide(workload, watched->second, *record, *usage);
     });
 }
@@ -125,13 +136,15 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
                         const WorkloadUsage& usage)
 {
     const auto at = now();
-    const auto capacity = manager_.budget().capacity;
+    const auto& capacity = manager_.capacity();
     auto& status = watched.status;
     // Admitted since, or replaced by another change: asking again is new.
     if (record.updateState != core::UpdateState::Deferred)
         watched.deferred = {};
     status.cpuUsageMillis = usage.cpuMillicores;
-    status.memoryWorkingSet = usage.usage.workingSetBytes();
+    // Memory is sampled only for a policy that scales it.
+    status.memoryWorkingSet =
+        watched.policy.memory ? std::optional(usage.usage.workingSetBytes()) : std::nullopt;
 
     core::Resources request;
     std::vector<std::pair<std::string_view, autoscale::ScaleEvent>> events;
@@ -240,8 +253,26 @@ void Autoscaler::remember(const std::string& workload, Watched& watched, std::st
 {
     auto& history = resource == kCpu ? watched.cpu : watched.memory;
     autoscale::remember(history, watched.policy, recommendation);
-    store_.addRecommendation(workload, resource, recommendation,
-                             recommendation.at - autoscale::longestWindow(watched.policy));
+    unwritten_.push_back({workload, std::string(resource), recommendation,
+                          recommendation.at - autoscale::longestWindow(watched.policy)});
+    if (!writeTimer_)
+        writeTimer_ = loop_.after(kWriteInterval, [this] {
+            writeTimer_ = {};
+            try {
+                writeRecommendations();
+            } catch (const store::StoreError& error) {
+                // Kept for the next try: the history in memory is whole.
+                spdlog::warn("autoscale recommendations not written yet: {}", error.what());
+            }
+        });
+}
+
+void Autoscaler::writeRecommendations()
+{
+    if (unwritten_.empty())
+        return;
+    store_.addRecommendations(unwritten_);
+    unwritten_.clear();
 }
 
 }  // namespace resized::service

@@ -40,6 +40,10 @@ class Autoscaler {
 public:
     Autoscaler(EventLoop& loop, ResourceManager& manager, store::AutoscaleStore& store,
                cgroup::DriverSelector& drivers, store::StateStore& state);
+    // Writes the recommendations not written yet.
+    ~Autoscaler();
+    Autoscaler(const Autoscaler&) = delete;
+    Autoscaler& operator=(const Autoscaler&) = delete;
 
     // Takes up the stored policies.
     void start();
@@ -80,6 +84,7 @@ private:
                 std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>> events);
     void remember(const std::string& workload, Watched& watched, std::string_view resource,
                   core::autoscale::Recommendation recommendation);
+    void writeRecommendations();
 
     EventLoop& loop_;
     ResourceManager& manager_;
@@ -87,6 +92,12 @@ private:
     store::StateStore& state_;
     UsageSampler sampler_;
     std::map<std::string, Watched> watched_;
+    // Recommendations are written once a second, all in one transaction,
+    // rather than one transaction per workload and interval: at a thousand
+    // workloads that is what sampling costs most. A crash forgets at most
+    // that second of them.
+    std::vector<store::AutoscaleStore::NewRecommendation> unwritten_;
+    EventSource writeTimer_;
     // The manager may answer while it winds down, after this is gone: its
     // callbacks hold this only weakly.
     std::shared_ptr<const bool> alive_ = std::make_shared<const bool>(true);

@@ -34,6 +34,7 @@ public:
     Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus);
 
     core::NodeBudget budget();
+    const core::Amounts& capacity() const { return capacity_; }
     const core::CpuSet& nodeCpus() const { return nodeCpus_; }
     void setCapacity(const core::Amounts& capacity) { capacity_ = capacity; }
 

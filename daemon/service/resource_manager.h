@@ -117,6 +117,8 @@ public:
     void reload(const Settings& settings);
 
     core::NodeBudget budget();
+    // Allocatable: the node less its system reserve. Reads nothing.
+    const core::Amounts& capacity() const { return ledger_.capacity(); }
     bool runtimeConnected() const { return runtimeConnected_; }
     const NodeInfo& node() const { return node_; }
 

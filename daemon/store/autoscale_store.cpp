@@ -121,21 +121,23 @@ autoscale::History AutoscaleStore::history(const std::string& workload, std::str
     return history;
 }
 
-void AutoscaleStore::addRecommendation(const std::string& workload, std::string_view resource,
-                                       const autoscale::Recommendation& recommendation, autoscale::Micros keepAfter)
+void AutoscaleStore::addRecommendations(const std::vector<NewRecommendation>& recommendations)
 {
     WriteTransaction transaction(db_);
-    Statement(db_, "DELETE FROM autoscale_recommendations WHERE workload = ? AND resource = ? AND at_usec <= ?")
-        .bind(1, workload)
-        .bind(2, resource)
-        .bind(3, int64_t{keepAfter.count()})
-        .run();
-    Statement(db_, "INSERT INTO autoscale_recommendations (workload, resource, at_usec, value) VALUES (?, ?, ?, ?)")
-        .bind(1, workload)
-        .bind(2, resource)
-        .bind(3, int64_t{recommendation.at.count()})
-        .bind(4, recommendation.value)
-        .run();
+    for (const auto& [workload, resource, recommendation, keepAfter] : recommendations) {
+        Statement(db_, "DELETE FROM autoscale_recommendations WHERE workload = ? AND resource = ? AND at_usec <= ?")
+            .bind(1, workload)
+            .bind(2, resource)
+            .bind(3, int64_t{keepAfter.count()})
+            .run();
+        Statement(db_,
+                  "INSERT INTO autoscale_recommendations (workload, resource, at_usec, value) VALUES (?, ?, ?, ?)")
+            .bind(1, workload)
+            .bind(2, resource)
+            .bind(3, int64_t{recommendation.at.count()})
+            .bind(4, recommendation.value)
+            .run();
+    }
     transaction.commit();
 }
 

@@ -4,6 +4,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/autoscale.h"
 #include "store/database.h"
@@ -23,9 +24,17 @@ public:
     void removePolicy(const std::string& workload);
 
     core::autoscale::History history(const std::string& workload, std::string_view resource);
-    // Each drops what the in-memory history dropped: rows at or before `keepAfter`.
-    void addRecommendation(const std::string& workload, std::string_view resource,
-                           const core::autoscale::Recommendation& recommendation, core::autoscale::Micros keepAfter);
+
+    // One recommendation to write; the rows of its workload and resource at
+    // or before `keepAfter` go, as they went from the history in memory.
+    struct NewRecommendation {
+        std::string workload;
+        std::string resource;
+        core::autoscale::Recommendation recommendation;
+        core::autoscale::Micros keepAfter{0};
+    };
+    // In one transaction: every workload's sample of a second costs one.
+    void addRecommendations(const std::vector<NewRecommendation>& recommendations);
     void addEvent(const std::string& workload, std::string_view resource, const core::autoscale::ScaleEvent& event,
                   core::autoscale::Micros keepAfter);
 

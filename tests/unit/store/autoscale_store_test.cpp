@@ -53,12 +53,12 @@ TEST_F(AutoscaleStoreTest, HistoryKeepsWhatComesAfterTheHorizonPerWorkloadAndRes
     store::StateStore state(file());
     store::AutoscaleStore store(state.database());
     const auto at = [](int64_t seconds) { return autoscale::Micros(seconds * 1'000'000); };
-    store.addRecommendation("web", "cpu", {at(1), 100}, at(0));
-    store.addRecommendation("web", "cpu", {at(2), 200}, at(0));
-    store.addRecommendation("web", "memory", {at(2), 1 << 30}, at(0));
-    store.addRecommendation("db", "cpu", {at(2), 300}, at(0));
+    store.addRecommendations({{"web", "cpu", {at(1), 100}, at(0)},
+                              {"web", "cpu", {at(2), 200}, at(0)},
+                              {"web", "memory", {at(2), 1 << 30}, at(0)},
+                              {"db", "cpu", {at(2), 300}, at(0)}});
     // Keeps what is after second 1: drops web's first recommendation only.
-    store.addRecommendation("web", "cpu", {at(3), autoscale::kUnbounded}, at(1));
+    store.addRecommendations({{"web", "cpu", {at(3), autoscale::kUnbounded}, at(1)}});
     store.addEvent("web", "cpu", {at(2), 100, 200}, at(0));
     store.addEvent("web", "cpu", {at(5), 200, 150}, at(2));
 
@@ -76,9 +76,9 @@ TEST_F(AutoscaleStoreTest, RemovingAPolicyForgetsItsHistoryOnly)
     store::AutoscaleStore store(state.database());
     store.savePolicy("web", test::unusualAutoscalePolicy());
     store.savePolicy("db", test::unusualAutoscalePolicy());
-    store.addRecommendation("web", "cpu", {autoscale::Micros(1), 100}, autoscale::Micros(0));
+    store.addRecommendations({{"web", "cpu", {autoscale::Micros(1), 100}, autoscale::Micros(0)},
+                              {"db", "cpu", {autoscale::Micros(1), 100}, autoscale::Micros(0)}});
     store.addEvent("web", "cpu", {autoscale::Micros(1), 100, 200}, autoscale::Micros(0));
-    store.addRecommendation("db", "cpu", {autoscale::Micros(1), 100}, autoscale::Micros(0));
 
     store.removePolicy("web");
 
