@@ -133,6 +133,8 @@ void ManagerObject::workloadChanged(const store::WorkloadRecord& record)
 
 void ManagerObject::workloadForgotten(const std::string& name)
 {
+    // Forgotten means left alone: the autoscaler would manage it again.
+    autoscaler_.removePolicy(name);
     publishAfterReaping_.erase(name);
     auto node = workloads_.extract(name);
     if (node.empty())

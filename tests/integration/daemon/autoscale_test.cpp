@@ -181,6 +181,20 @@ TEST_F(AutoscaleTest, RecommendModeComputesAndChangesNothing)
     EXPECT_FALSE(client().getResourceStatus(busy.name()).contains("Autoscale"));
 }
 
+TEST_F(AutoscaleTest, ForgettingAWorkloadEndsItsPolicy)
+{
+    const auto idle = runContainer("idle");
+    client().updateResources(idle.name(), ResourceValues{.cpuMillis = 500});
+    client().setAutoscalePolicy(idle.name(), {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}});
+
+    client().forget(idle.name());
+
+    EXPECT_FALSE(client().getResourceStatus(idle.name()).contains("Autoscale"));
+    const auto error = errorOf([&] { client().removeAutoscalePolicy(idle.name()); });
+    ASSERT_TRUE(error);
+    EXPECT_EQ(error->getName(), "io.resized1.Error.NoSuchWorkload");
+}
+
 TEST_F(AutoscaleTest, TheWindowsSurviveARestartOfTheDaemon)
 {
     const auto idle = runContainer("idle");
