@@ -646,6 +646,7 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
                                   : std::nullopt,
         .callerUid = queued.actor.uid,
         .createdAtUsec = started,
+        .actor = queued.actor.name,
     });
     spdlog::info("{}: deferred {}: {}", target.name, core::describe(queued.request), reason);
     recordHistory(target.name, queued.actor, "update", queued.request, "deferred", record.message, started);
@@ -674,7 +675,7 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
                     options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
                 const std::string name = target.name;
                 spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
-                startGuarded(std::move(target), Queued{update.request, options, Actor::caller(update.callerUid),
+                startGuarded(std::move(target), Queued{update.request, options, Actor{update.actor, update.callerUid},
                                                        [name](const UpdateResult& result) {
                                                            logFailedBackgroundUpdate(name, result);
                                                        }});

@@ -186,13 +186,14 @@ std::vector<Reservation> StateStore::reservations()
 void StateStore::deferUpdate(const DeferredUpdate& update)
 {
     Statement(db_, "INSERT OR REPLACE INTO deferred_updates (workload, request, force, "
-                   "reclaim_timeout_usec, caller_uid, created_at_usec) VALUES (?, ?, ?, ?, ?, ?)")
+                   "reclaim_timeout_usec, caller_uid, created_at_usec, actor) VALUES (?, ?, ?, ?, ?, ?, ?)")
         .bind(1, update.workload)
         .bind(2, toJson(update.request))
         .bind(3, int64_t{update.force})
         .bind(4, update.reclaimTimeoutUsec ? static_cast<int64_t>(*update.reclaimTimeoutUsec) : int64_t{-1})
         .bind(5, int64_t{update.callerUid})
         .bind(6, update.createdAtUsec)
+        .bind(7, update.actor)
         .run();
 }
 
@@ -204,7 +205,7 @@ void StateStore::removeDeferred(const std::string& workload)
 std::vector<DeferredUpdate> StateStore::deferredUpdates()
 {
     Statement query(db_, "SELECT id, workload, request, force, reclaim_timeout_usec, caller_uid, "
-                         "created_at_usec FROM deferred_updates ORDER BY id");
+                         "created_at_usec, actor FROM deferred_updates ORDER BY id");
     std::vector<DeferredUpdate> updates;
     while (query.step()) {
         const int64_t timeout = query.integer(4);
@@ -216,6 +217,7 @@ std::vector<DeferredUpdate> StateStore::deferredUpdates()
             .reclaimTimeoutUsec = timeout < 0 ? std::nullopt : std::optional<uint64_t>(timeout),
             .callerUid = static_cast<uint32_t>(query.integer(5)),
             .createdAtUsec = query.unsignedInteger(6),
+            .actor = query.text(7),
         });
     }
     return updates;

@@ -72,6 +72,8 @@ struct DeferredUpdate {
     std::optional<uint64_t> reclaimTimeoutUsec{};
     uint32_t callerUid = 0;
     uint64_t createdAtUsec = 0;
+    // As HistoryEntry::actor.
+    std::string actor{};
 };
 
 struct HistoryEntry {

@@ -331,13 +331,16 @@ TEST_F(StoreTest, DeferredUpdatesWaitOldestFirstAndANewerOneReplacesItsWorkloads
     store::StateStore store(file());
     store.deferUpdate({.workload = "a", .request = {.cpuMillis = 100}, .callerUid = 1});
     store.deferUpdate({.workload = "b", .request = {.cpuMillis = 200}, .reclaimTimeoutUsec = 5});
-    store.deferUpdate({.workload = "a", .request = {.cpuMillis = 300}, .force = true});
+    store::DeferredUpdate autoscaled{.workload = "a", .request = {.cpuMillis = 300}, .force = true};
+    autoscaled.actor = "autoscale";
+    store.deferUpdate(autoscaled);
     const auto waiting = store.deferredUpdates();
     ASSERT_EQ(waiting.size(), 2u);
     EXPECT_EQ(waiting[0].workload, "b");
     EXPECT_EQ(waiting[0].reclaimTimeoutUsec, 5u);
     EXPECT_EQ(waiting[1].request.cpuMillis, 300u);
     EXPECT_TRUE(waiting[1].force);
+    EXPECT_EQ(waiting[1].actor, "autoscale");
     EXPECT_EQ(waiting[1].reclaimTimeoutUsec, std::nullopt);
     store.removeDeferred("b");
     EXPECT_EQ(store.deferredUpdates().size(), 1u);
