@@ -69,6 +69,8 @@ int run(resized::integration::TestEnvironment environment)
     results.firstInstruction = measureFirstInstruction(testbed);
     progress("4/5 idle");
     results.idle = measureIdle(testbed, kManagedBeforeIdle);
+    progress("4b/5 the autoscaler: reaction to a load, and the cost of sampling");
+    results.autoscale = measureAutoscale(testbed, results.idle);
     progress("5/5 sync pass, memory and start-up at scale");
     results.scale = measureScale(testbed);
     if (const std::size_t many = manyRunningContainers()) {

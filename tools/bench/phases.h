@@ -24,6 +24,10 @@ FirstInstructionResult measureFirstInstruction(Testbed& testbed);
 // workloads: how many the running daemon manages, for the report.
 IdleResult measureIdle(Testbed& testbed, std::size_t workloads);
 
+// Sets and removes autoscale policies on the containers; `idle` is what the
+// daemon costs without them.
+AutoscaleResult measureAutoscale(Testbed& testbed, const IdleResult& idle);
+
 std::vector<ScaleRow> measureScale(Testbed& testbed);
 
 // One row of measureScale(): restarts the daemon on stateDirectory a few

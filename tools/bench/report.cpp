@@ -141,6 +141,36 @@ void printIdle(std::ostream& out, const IdleResult& idle)
         << fixed(toMilliseconds(idle.cpuTime), 3) << " | " << idle.contextSwitches << " |\n\n";
 }
 
+// The HPA's reaction, as the seed design measures it: kubelet, metrics-server
+// and the HPA each poll on a period of their own.
+constexpr const char* kHpaReaction = "15–85 s";
+constexpr double kSampledGoalWorkloads = 1000;
+
+// Percent of one CPU that sampling `workloads` once a second would take.
+double samplingShare(const AutoscaleResult& autoscale, double workloads)
+{
+    return toMilliseconds(autoscale.perSample()) * workloads / 1000.0 * 100.0;
+}
+
+void printAutoscale(std::ostream& out, const AutoscaleResult& autoscale)
+{
+    out << "## 7. Autoscaler\n\n"
+        << "Reaction: a busy loop starts in a container held at 100m with a policy (target 50 %, "
+           "interval 1 s); until its CPU quota rises. The HPA takes "
+        << kHpaReaction << ".\n\n"
+        << "| reactions | p50 ms | p99 ms | max ms |\n|--:|--:|--:|--:|\n"
+        << "| " << autoscale.reaction.count << " | " << fixed(autoscale.reaction.p50Ms, 0) << " | "
+        << fixed(autoscale.reaction.p99Ms, 0) << " | " << fixed(autoscale.reaction.maxMs, 0) << " |\n\n"
+        << "Sampling: every container with a policy (recommend mode, interval 1 s), the daemon's CPU less "
+           "its idle CPU.\n\n"
+        << "| workloads | seconds | CPU ms | per sample µs | at 1,000 workloads, % of one CPU |\n"
+        << "|--:|--:|--:|--:|--:|\n"
+        << "| " << autoscale.sampledWorkloads << " | " << fixed(autoscale.seconds, 1) << " | "
+        << fixed(toMilliseconds(autoscale.cpuTime), 1) << " | "
+        << fixed(toMilliseconds(autoscale.perSample()) * 1000, 1) << " | "
+        << fixed(samplingShare(autoscale, kSampledGoalWorkloads), 2) << " (extrapolated) |\n\n";
+}
+
 const ScaleRow* rowWith(const std::vector<ScaleRow>& rows, std::size_t running, std::size_t workloads)
 {
     for (const auto& row : rows)
@@ -231,6 +261,13 @@ void printGoals(std::ostream& out, const Results& results)
     const double wakeupsPerSecond = static_cast<double>(results.idle.contextSwitches) / results.idle.seconds;
     goals.row("idle: no wake-ups", fixed(wakeupsPerSecond, 1) + " context switches/s", results.idle.contextSwitches == 0);
 
+    const double reactionS = results.autoscale.reaction.p50Ms / 1000;
+    goals.row("autoscaler reacts to a load within about a second (the HPA: 15–85 s)",
+              fixed(reactionS, 2) + " s p50", reactionS <= 2.0);
+    const double share = samplingShare(results.autoscale, kSampledGoalWorkloads);
+    goals.row("sampling 1,000 workloads once a second < 2 % of one CPU", "≈ " + fixed(share, 2) + " % (extrapolated)",
+              share < 2.0);
+
     const FirstInstructionResult& first = results.firstInstruction;
     goals.row("with the OCI hook, every restart's first instruction under the desired limit",
               std::to_string(first.desiredFirstWithHook) + " of " + std::to_string(first.restarts),
@@ -251,6 +288,7 @@ void printReport(std::ostream& out, const Machine& machine, const Results& resul
     printFirstInstruction(out, results.firstInstruction);
     printScale(out, results.scale);
     printIdle(out, results.idle);
+    printAutoscale(out, results.autoscale);
     printGoals(out, results);
 }
 

@@ -2,6 +2,7 @@
 
 #include <stdexcept>
 
+#include "dbus_codec/autoscale_policy.h"
 #include "dbus_codec/resource_dictionary.h"
 #include "manager_proxy.h"
 
@@ -55,6 +56,13 @@ core::Resources ResizedBus::update(const std::string& workload, const core::Reso
         return {};
     return dbus_codec::decodeReportedResources(actual->second.get<Dictionary>());
 }
+
+void ResizedBus::setAutoscalePolicy(const std::string& workload, const core::autoscale::Policy& policy)
+{
+    manager_->SetAutoscalePolicy(workload, dbus_codec::encodeAutoscalePolicy(policy));
+}
+
+void ResizedBus::removeAutoscalePolicy(const std::string& workload) { manager_->RemoveAutoscalePolicy(workload); }
 
 void ResizedBus::reconcileAll()
 {

@@ -10,6 +10,7 @@
 
 #include <sdbus-c++/sdbus-c++.h>
 
+#include "core/autoscale.h"
 #include "core/resources.h"
 
 namespace resized::bench {
@@ -32,6 +33,9 @@ public:
 
     // Reconcile(""): one sync pass over every workload, answered when done.
     void reconcileAll();
+
+    void setAutoscalePolicy(const std::string& workload, const core::autoscale::Policy& policy);
+    void removeAutoscalePolicy(const std::string& workload);
 
 private:
     class ManagerProxy;

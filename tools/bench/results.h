@@ -82,12 +82,31 @@ struct IdleResult {
     std::uint64_t contextSwitches = 0;
 };
 
+// 7. The autoscaler: how soon a load is answered, and what sampling costs.
+struct AutoscaleResult {
+    // From a busy loop starting to the CPU quota rising.
+    LatencySummary reaction;
+    std::size_t sampledWorkloads = 0;
+    double seconds = 0;
+    Duration cpuTime{};  // the daemon's, while every workload had a policy
+    Duration idleCpuPerSecond{};  // the daemon's without policies (phase 6)
+
+    // The CPU one sample of one workload costs, the idle part taken out.
+    Duration perSample() const
+    {
+        const double samples = seconds * static_cast<double>(sampledWorkloads);
+        const double idle = static_cast<double>(idleCpuPerSecond.count()) * seconds;
+        return Duration(static_cast<Duration::rep>((static_cast<double>(cpuTime.count()) - idle) / samples));
+    }
+};
+
 struct Results {
     UpdateLatencyResult updateLatency;
     std::vector<ThroughputRun> throughput;
     ReapplyResult reapply;
     FirstInstructionResult firstInstruction;
     IdleResult idle;
+    AutoscaleResult autoscale;
     std::vector<ScaleRow> scale;
 };
 
