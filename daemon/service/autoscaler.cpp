@@ -146,72 +146,70 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
     status.memoryWorkingSet =
         watched.policy.memory ? std::optional(usage.usage.workingSetBytes()) : std::nullopt;
 
-    core::Resources request;
-    std::vector<std::pair<std::string_view, autoscale::ScaleEvent>> events;
-    std::vector<autoscale::Condition> conditions;
-
+    Change change;
     if (watched.policy.memory) {
-        const auto target = withinNode(*watched.policy.memory, capacity.memory, core::kMinMemory);
-        const uint64_t current = record.actual.memoryMax.value_or(core::kUnlimited);
         const bool oomKilled = watched.oomCgroup == record.cgroupPath && watched.oomKills &&
                                usage.usage.oomKills > *watched.oomKills;
         watched.oomKills = usage.usage.oomKills;
         watched.oomCgroup = record.cgroupPath;
-        if (watched.memory.recommendations.empty())
-            remember(workload, watched, kMemory, {at, current});
-        if (oomKilled) {
-            const uint64_t bumped = autoscale::oomBump(current, target);
-            spdlog::warn("{}: OOM kill seen; memory raised at once from {} to {} bytes", workload, current, bumped);
-            remember(workload, watched, kMemory, {at, bumped});
-            status.memoryRecommendation = bumped;
-            if (bumped != current) {
-                request.memoryMax = bumped;
-                events.emplace_back(kMemory, autoscale::ScaleEvent{at, current, bumped});
-            }
-        } else {
-            const auto decision = autoscale::decide(current, status.memoryWorkingSet, target, watched.policy,
-                                                    watched.memory, at);
-            remember(workload, watched, kMemory, {at, decision.recommendation});
-            status.memoryRecommendation = decision.value;
-            conditions.push_back(decision.condition);
-            if (decision.value != current) {
-                request.memoryMax = decision.value;
-                events.emplace_back(kMemory, autoscale::ScaleEvent{at, current, decision.value});
-            }
-        }
+        decideOne(workload, watched,
+                  {kMemory, withinNode(*watched.policy.memory, capacity.memory, core::kMinMemory),
+                   record.actual.memoryMax.value_or(core::kUnlimited), status.memoryWorkingSet, watched.memory,
+                   status.memoryRecommendation, change.request.memoryMax},
+                  oomKilled, at, change);
     }
-    if (watched.policy.cpu) {
-        const auto target = withinNode(*watched.policy.cpu, capacity.cpuMillis, core::kMinCpuMillis);
-        const uint64_t current = record.actual.cpuMillis.value_or(core::kUnlimited);
-        if (watched.cpu.recommendations.empty())
-            remember(workload, watched, kCpu, {at, current});
-        const auto decision = autoscale::decide(current, status.cpuUsageMillis, target, watched.policy, watched.cpu, at);
-        // A first sample has no rate yet: nothing was recommended.
-        if (status.cpuUsageMillis)
-            remember(workload, watched, kCpu, {at, decision.recommendation});
-        status.cpuRecommendationMillis = decision.value;
-        conditions.push_back(decision.condition);
-        if (decision.value != current) {
-            request.cpuMillis = decision.value;
-            events.emplace_back(kCpu, autoscale::ScaleEvent{at, current, decision.value});
-        }
-    }
+    if (watched.policy.cpu)
+        decideOne(workload, watched,
+                  {kCpu, withinNode(*watched.policy.cpu, capacity.cpuMillis, core::kMinCpuMillis),
+                   record.actual.cpuMillis.value_or(core::kUnlimited), status.cpuUsageMillis, watched.cpu,
+                   status.cpuRecommendationMillis, change.request.cpuMillis},
+                  false, at, change);
 
     // The condition that explains most: a limit beats a stabilisation beats
     // "within range".
-    const auto telling = std::max_element(conditions.begin(), conditions.end());
-    status.condition = telling == conditions.end() ? "" : std::string(autoscale::conditionName(*telling));
-    if (watched.policy.mode == autoscale::Mode::Recommend || request.empty())
+    const auto telling = std::max_element(change.conditions.begin(), change.conditions.end());
+    status.condition = telling == change.conditions.end() ? "" : std::string(autoscale::conditionName(*telling));
+    if (watched.policy.mode == autoscale::Mode::Recommend || change.request.empty())
         return;
-    if (request == watched.deferred) {
+    if (change.request == watched.deferred) {
         status.condition = "Deferred";
         return;
     }
-    change(workload, watched, std::move(request), std::move(events));
+    send(workload, watched, std::move(change.request), std::move(change.events));
 }
 
-void Autoscaler::change(const std::string& workload, Watched& watched, core::Resources request,
-                        std::vector<std::pair<std::string_view, autoscale::ScaleEvent>> events)
+void Autoscaler::decideOne(const std::string& workload, Watched& watched, const Resource& resource, bool oomKilled,
+                           autoscale::Micros at, Change& change)
+{
+    // As the HPA does for a new autoscaler: the current limit is the first
+    // recommendation, so a fall waits for the whole down-window.
+    if (resource.history.recommendations.empty())
+        remember(workload, watched.policy, resource.name, resource.history, {at, resource.current});
+    uint64_t value = 0;
+    if (oomKilled) {
+        value = autoscale::oomBump(resource.current, resource.target);
+        spdlog::warn("{}: OOM kill seen; memory raised at once from {} to {} bytes", workload, resource.current,
+                     value);
+        // Remembered, so that the down-window holds the raised limit.
+        remember(workload, watched.policy, resource.name, resource.history, {at, value});
+    } else {
+        const auto decision = autoscale::decide(resource.current, resource.usage, resource.target, watched.policy,
+                                                resource.history, at);
+        // A missing sample (the CPU rate's first) recommends nothing.
+        if (resource.usage)
+            remember(workload, watched.policy, resource.name, resource.history, {at, decision.recommendation});
+        value = decision.value;
+        change.conditions.push_back(decision.condition);
+    }
+    resource.recommendation = value;
+    if (value != resource.current) {
+        resource.requested = value;
+        change.events.emplace_back(resource.name, autoscale::ScaleEvent{at, resource.current, value});
+    }
+}
+
+void Autoscaler::send(const std::string& workload, Watched& watched, core::Resources request,
+                      std::vector<std::pair<std::string_view, autoscale::ScaleEvent>> events)
 {
     watched.changing = true;
     spdlog::info("{}: autoscale to {}", workload, core::describe(request));
@@ -248,13 +246,12 @@ void Autoscaler::change(const std::string& workload, Watched& watched, core::Res
         });
 }
 
-void Autoscaler::remember(const std::string& workload, Watched& watched, std::string_view resource,
-                          autoscale::Recommendation recommendation)
+void Autoscaler::remember(const std::string& workload, const autoscale::Policy& policy, std::string_view resource,
+                          autoscale::History& history, autoscale::Recommendation recommendation)
 {
-    auto& history = resource == kCpu ? watched.cpu : watched.memory;
-    autoscale::remember(history, watched.policy, recommendation);
-    unwritten_.push_back({workload, std::string(resource), recommendation,
-                          recommendation.at - autoscale::longestWindow(watched.policy)});
+    autoscale::remember(history, policy, recommendation);
+    unwritten_.push_back(
+        {workload, std::string(resource), recommendation, recommendation.at - autoscale::longestWindow(policy)});
     if (!writeTimer_)
         writeTimer_ = loop_.after(kWriteInterval, [this] {
             writeTimer_ = {};

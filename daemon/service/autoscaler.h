@@ -80,10 +80,29 @@ private:
     void tick(const std::string& workload);
     void decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
                 const WorkloadUsage& usage);
-    void change(const std::string& workload, Watched& watched, core::Resources request,
-                std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>> events);
-    void remember(const std::string& workload, Watched& watched, std::string_view resource,
-                  core::autoscale::Recommendation recommendation);
+    // Sends the change through the manager's admission, as actor "autoscale".
+    void send(const std::string& workload, Watched& watched, core::Resources request,
+              std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>> events);
+    // One resource of one decision: what it reads and where it writes.
+    struct Resource {
+        std::string_view name;  // "cpu", "memory"
+        core::autoscale::Target target;
+        uint64_t current = 0;
+        std::optional<uint64_t> usage;
+        core::autoscale::History& history;
+        std::optional<uint64_t>& recommendation;  // the status'
+        std::optional<uint64_t>& requested;       // the change's
+    };
+    // What one decision asks for, and why.
+    struct Change {
+        core::Resources request;
+        std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>> events;
+        std::vector<core::autoscale::Condition> conditions;
+    };
+    void decideOne(const std::string& workload, Watched& watched, const Resource& resource, bool oomKilled,
+                   core::autoscale::Micros at, Change& change);
+    void remember(const std::string& workload, const core::autoscale::Policy& policy, std::string_view resource,
+                  core::autoscale::History& history, core::autoscale::Recommendation recommendation);
     void writeRecommendations();
 
     EventLoop& loop_;
