@@ -56,15 +56,15 @@ const std::vector<std::string> allocatingLoop{
 class AutoscaleTest : public DaemonTest
 {
   protected:
-    // The autoscaler's changes to `workload`, oldest first.
+    // The autoscaler's changes to `workload` that were made, oldest first.
     std::vector<ScaleStep> scaleSteps(const std::string& workload)
     {
         std::vector<ScaleStep> steps;
         for (const auto& entry : client().getHistory(workload, 0))
         {
-            if (entryOf<std::string>(entry, "Actor") != "autoscale")
+            if (entryOf<std::string>(entry, "Actor") != "autoscale" ||
+                entryOf<std::string>(entry, "Result") != "success")
                 continue;
-            EXPECT_EQ(entryOf<std::string>(entry, "Result"), "success");
             steps.push_back({entryOf<std::uint64_t>(entry, "TimeUSec"),
                              ResourceValues::fromDictionary(entryOf<Dictionary>(entry, "Request"))});
         }
@@ -193,6 +193,43 @@ TEST_F(AutoscaleTest, ForgettingAWorkloadEndsItsPolicy)
     const auto error = errorOf([&] { client().removeAutoscalePolicy(idle.name()); });
     ASSERT_TRUE(error);
     EXPECT_EQ(error->getName(), "io.resized1.Error.NoSuchWorkload");
+}
+
+TEST_F(AutoscaleTest, AChangeShortOfCapacityWaitsAndRunsAsTheAutoscalersWhenFreed)
+{
+    const ScopedContainer busy(podman(), containerName("busy"), {}, busyLoop);
+    client().updateResources(busy.name(), ResourceValues{.cpuMillis = 100});
+    const auto hog = runContainer("hog");
+    // All the CPU left, so that no increase fits.
+    client().updateResources(hog.name(), ResourceValues{.cpuMillis = client().managerNumber("CpuAvailableMillis")});
+    client().setAutoscalePolicy(busy.name(), {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})},
+                                              {"CpuMaxMillis", sdbus::Variant(std::uint64_t{400})},
+                                              {"IntervalUSec", sdbus::Variant(usec(500ms))}});
+
+    ASSERT_TRUE(waitUntil(
+        [&] { return entryOf<std::string>(autoscaleStatus(busy.name()), "Condition") == "Deferred"; }, 30s))
+        << entryOf<std::string>(autoscaleStatus(busy.name()), "Condition");
+    EXPECT_EQ(CgroupLimits::read(busy.cgroupPath()).cpuMillis(), 100U);
+    EXPECT_TRUE(scaleSteps(busy.name()).empty());
+
+    client().updateResources(hog.name(), ResourceValues{.cpuMillis = 100});
+
+    ASSERT_TRUE(waitUntil([&] { return actual(busy.name()).cpuMillis > 100U; }, 30s));
+    std::vector<std::string> actorsAndResults;
+    for (const auto& entry : client().getHistory(busy.name(), 0))
+    {
+        actorsAndResults.push_back(entryOf<std::string>(entry, "Actor") + " " +
+                                   entryOf<std::string>(entry, "Result"));
+    }
+    // Newest first: the change that waited ran as the autoscaler's, after
+    // it was deferred as the autoscaler's, after the caller's first update.
+    ASSERT_GE(actorsAndResults.size(), 3U);
+    EXPECT_EQ(actorsAndResults.back(), "uid:" + std::to_string(geteuid()) + " success");
+    EXPECT_GE(std::count(actorsAndResults.begin(), actorsAndResults.end(), "autoscale deferred"), 1);
+    EXPECT_EQ(actorsAndResults.front(), "autoscale success");
+    EXPECT_EQ(std::count_if(actorsAndResults.begin(), actorsAndResults.end() - 1,
+                            [](const std::string& each) { return !each.starts_with("autoscale "); }),
+              0);
 }
 
 TEST_F(AutoscaleTest, TheWindowsSurviveARestartOfTheDaemon)
