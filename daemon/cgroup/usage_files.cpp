@@ -39,8 +39,8 @@ Usage UsageFiles::read(bool withMemory) const
             throw CgroupError("read " + file.path.string() + ": " + std::strerror(errno), errno);
         const std::string_view text(buffer.data(), static_cast<size_t>(count));
         for (const auto& counter : file.counters) {
-            const uint64_t value =
-                counter.key.empty() ? parseUnsigned(text, file.path) : keyedValue(text, counter.key, file.path).value_or(0);
+            const uint64_t value = counter.key.empty() ? parseUnsigned(text, file.path)
+                                                       : keyedValue(text, counter.key, file.path).value_or(0);
             usage.*counter.field = value * counter.scale;
         }
     }

@@ -63,7 +63,8 @@ std::vector<autoscale::RatePolicy> decodeRates(const std::string& key, const Wir
 {
     std::vector<autoscale::RatePolicy> policies;
     for (const auto& rate : wire)
-        policies.push_back({valueNamed(kRateKinds, key, rate.get<0>()), rate.get<1>(), autoscale::Micros(rate.get<2>())});
+        policies.push_back(
+            {valueNamed(kRateKinds, key, rate.get<0>()), rate.get<1>(), autoscale::Micros(rate.get<2>())});
     return policies;
 }
 

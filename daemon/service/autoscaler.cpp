@@ -15,6 +15,9 @@ namespace {
 constexpr std::string_view kCpu = "cpu";
 constexpr std::string_view kMemory = "memory";
 constexpr std::chrono::seconds kWriteInterval{1};
+// How long the limits a workload's source reported serve, for a workload
+// resized does not manage yet.
+constexpr std::chrono::seconds kResolveAgain{10};
 
 autoscale::Micros now() { return autoscale::Micros(nowUsec()); }
 
@@ -103,33 +106,50 @@ void Autoscaler::arm(const std::string& workload, Watched& watched)
 
 void Autoscaler::tick(const std::string& workload)
 {
-    const auto watched = watched_.find(workload);
-    if (watched == watched_.end())
+    const auto found = watched_.find(workload);
+    if (found == watched_.end())
         return;
-    arm(workload, watched->second);
-    if (watched->second.changing)
+    auto& watched = found->second;
+    arm(workload, watched);
+    if (watched.changing)
         return;
-    // A workload resized has not changed yet is not in the store: its
-    // source says where its cgroup is.
     if (auto record = state_.find(workload); record && record->hasCgroup()) {
-        if (const auto usage = sampler_.sample(*record, watched->second.policy.memory.has_value()))
-            decide(workload, watched->second, *record, *usage);
+        sampleAndDecide(workload, watched, *record);
         return;
     }
-    watched->second.changing = true;
-    manager_.status(workload, [this, alive = std::weak_ptr(alive_), workload](UpdateResult result) {
+    // A workload resized has not changed yet is not in the store: its
+    // source says where its cgroup is and what its limits are. Asking is a
+    // round trip to Podman, so the answer serves a while.
+    const auto now = std::chrono::steady_clock::now();
+    if (watched.resolved && now < watched.resolvedAt + kResolveAgain &&
+        sampleAndDecide(workload, watched, *watched.resolved))
+        return;
+    watched.changing = true;
+    manager_.status(workload, [this, alive = std::weak_ptr(alive_), workload, now](UpdateResult result) {
         if (alive.expired())
             return;
-        const auto watched = watched_.find(workload);
-        if (watched == watched_.end())
+        const auto found = watched_.find(workload);
+        if (found == watched_.end())
             return;
-        watched->second.changing = false;
-        const auto* record = std::get_if<store::WorkloadRecord>(&result);
+        auto& watched = found->second;
+        watched.changing = false;
+        watched.resolved.reset();
+        auto* record = std::get_if<store::WorkloadRecord>(&result);
         if (!record || !record->hasCgroup())
             return;
-        if (const auto usage = sampler_.sample(*record, watched->second.policy.memory.has_value()))
-            decide(workload, watched->second, *record, *usage);
+        watched.resolved = std::move(*record);
+        watched.resolvedAt = now;
+        sampleAndDecide(workload, watched, *watched.resolved);
     });
+}
+
+bool Autoscaler::sampleAndDecide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record)
+{
+    const auto usage = sampler_.sample(record, watched.policy.memory.has_value());
+    if (!usage)
+        return false;
+    decide(workload, watched, record, *usage);
+    return true;
 }
 
 void Autoscaler::decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -73,11 +74,16 @@ private:
         bool changing = false;
         // What the last change waiting for capacity asked, not sent again.
         core::Resources deferred;
+        // A workload the store does not hold, as its source last told.
+        std::optional<store::WorkloadRecord> resolved;
+        std::chrono::steady_clock::time_point resolvedAt;
         EventSource timer;
     };
 
     void arm(const std::string& workload, Watched& watched);
     void tick(const std::string& workload);
+    // False when the cgroup cannot be read.
+    bool sampleAndDecide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record);
     void decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
                 const WorkloadUsage& usage);
     // Sends the change through the manager's admission, as actor "autoscale".
