@@ -312,8 +312,15 @@ void ManagerObject::SetAutoscalePolicy(sdbus::Result<>&& result, std::string wor
             auto decoded = decodeAutoscalePolicy(policy);
             manager_.status(workload, [this, decoded = std::move(decoded), done = std::move(done)](
                                           const service::UpdateResult& found) {
-                if (const auto* record = std::get_if<store::WorkloadRecord>(&found))
-                    autoscaler_.setPolicy(record->name, decoded);
+                if (const auto* record = std::get_if<store::WorkloadRecord>(&found)) {
+                    try {
+                        autoscaler_.setPolicy(record->name, decoded);
+                    } catch (const store::StoreError& error) {
+                        done(service::ResizeError(service::ErrorCode::Failed,
+                                                  "the policy could not be stored: " + std::string(error.what())));
+                        return;
+                    }
+                }
                 done(found);
             });
         });

@@ -113,7 +113,15 @@ void Autoscaler::tick(const std::string& workload)
     arm(workload, watched);
     if (watched.changing)
         return;
-    if (auto record = state_.find(workload); record && record->hasCgroup()) {
+    std::optional<store::WorkloadRecord> record;
+    try {
+        record = state_.find(workload);
+    } catch (const store::StoreError& error) {
+        // A locked or failing state file: the next interval tries again.
+        spdlog::warn("{}: not sampled: {}", workload, error.what());
+        return;
+    }
+    if (record && record->hasCgroup()) {
         sampleAndDecide(workload, watched, *record);
         return;
     }
@@ -260,7 +268,12 @@ void Autoscaler::send(const std::string& workload, Watched& watched, core::Resou
             for (const auto& [resource, event] : events) {
                 auto& history = resource == kCpu ? entry.cpu : entry.memory;
                 autoscale::recordScale(history, entry.policy, event);
-                store_.addEvent(workload, resource, event, event.at - autoscale::longestPeriod(entry.policy));
+                try {
+                    store_.addEvent(workload, resource, event, event.at - autoscale::longestPeriod(entry.policy));
+                } catch (const store::StoreError& error) {
+                    // The history in memory has it; only a restart would forget it.
+                    spdlog::warn("{}: autoscale change not written to the state file: {}", workload, error.what());
+                }
                 entry.status.lastScaleUsec = static_cast<uint64_t>(event.at.count());
             }
         });
