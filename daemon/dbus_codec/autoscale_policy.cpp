@@ -190,11 +190,14 @@ std::string allKeyNames()
 autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary)
 {
     autoscale::Policy policy;
-    for (const auto& [name, value] : dictionary) {
-        const auto key = std::find_if(keys().begin(), keys().end(), [&](const Key& each) { return each.name == name; });
+    // Not a structured binding: clang before 16 cannot capture one.
+    for (const auto& entry : dictionary) {
+        const auto key =
+            std::find_if(keys().begin(), keys().end(), [&](const Key& each) { return each.name == entry.first; });
         if (key == keys().end())
-            throw InvalidDictionary("unknown autoscale policy key \"" + name + "\" (known: " + allKeyNames() + ")");
-        key->decode(policy, name, value);
+            throw InvalidDictionary("unknown autoscale policy key \"" + entry.first + "\" (known: " + allKeyNames() +
+                                    ")");
+        key->decode(policy, entry.first, entry.second);
     }
     if (auto error = autoscale::invalidity(policy))
         throw InvalidDictionary(*error);
