@@ -133,22 +133,28 @@ void Autoscaler::tick(const std::string& workload)
         sampleAndDecide(workload, watched, *watched.resolved))
         return;
     watched.changing = true;
-    manager_.status(workload, [this, alive = std::weak_ptr(alive_), workload, now](UpdateResult result) {
+    manager_.status(workload, answerFor(workload, [this, workload, now](Watched& entry, UpdateResult result) {
+        entry.resolved.reset();
+        auto* record = std::get_if<store::WorkloadRecord>(&result);
+        if (!record || !record->hasCgroup())
+            return;
+        entry.resolved = std::move(*record);
+        entry.resolvedAt = now;
+        sampleAndDecide(workload, entry, *entry.resolved);
+    }));
+}
+
+UpdateCallback Autoscaler::answerFor(const std::string& workload, std::function<void(Watched&, UpdateResult)> then)
+{
+    return [this, alive = std::weak_ptr(alive_), workload, then = std::move(then)](UpdateResult result) {
         if (alive.expired())
             return;
         const auto found = watched_.find(workload);
         if (found == watched_.end())
             return;
-        auto& watched = found->second;
-        watched.changing = false;
-        watched.resolved.reset();
-        auto* record = std::get_if<store::WorkloadRecord>(&result);
-        if (!record || !record->hasCgroup())
-            return;
-        watched.resolved = std::move(*record);
-        watched.resolvedAt = now;
-        sampleAndDecide(workload, watched, *watched.resolved);
-    });
+        found->second.changing = false;
+        then(found->second, std::move(result));
+    };
 }
 
 bool Autoscaler::sampleAndDecide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record)
@@ -247,14 +253,7 @@ void Autoscaler::send(const std::string& workload, Watched& watched, core::Resou
     options.defer = true;
     manager_.update(
         workload, request, options, Actor::autoscale(),
-        [this, alive = std::weak_ptr(alive_), workload, request, events = std::move(events)](UpdateResult result) {
-            if (alive.expired())
-                return;
-            const auto watched = watched_.find(workload);
-            if (watched == watched_.end())
-                return;
-            auto& entry = watched->second;
-            entry.changing = false;
+        answerFor(workload, [this, workload, request, events = std::move(events)](Watched& entry, UpdateResult result) {
             if (const auto* error = std::get_if<ResizeError>(&result)) {
                 spdlog::warn("{}: autoscale change refused: {}", workload, error->what());
                 return;
@@ -276,7 +275,7 @@ void Autoscaler::send(const std::string& workload, Watched& watched, core::Resou
                 }
                 entry.status.lastScaleUsec = static_cast<uint64_t>(event.at.count());
             }
-        });
+        }));
 }
 
 void Autoscaler::remember(const std::string& workload, const autoscale::Policy& policy, std::string_view resource,

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -82,6 +83,10 @@ private:
 
     void arm(const std::string& workload, Watched& watched);
     void tick(const std::string& workload);
+    // The callback for the manager's answer about `workload`: `then` runs
+    // with its entry, no change under way any more; nothing runs once the
+    // policy or this autoscaler is gone.
+    UpdateCallback answerFor(const std::string& workload, std::function<void(Watched&, UpdateResult)> then);
     // False when the cgroup cannot be read.
     bool sampleAndDecide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record);
     void decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
