@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <algorithm>
 #include <stdexcept>
 
 #include <spdlog/spdlog.h>
@@ -49,12 +50,28 @@ EventLoop::~EventLoop()
 
 EventSource EventLoop::after(std::chrono::microseconds delay, Callback callback)
 {
+    return addTimer(static_cast<uint64_t>(delay.count()), 0, true, std::move(callback));
+}
+
+EventSource EventLoop::at(std::chrono::steady_clock::time_point deadline, std::chrono::microseconds accuracy,
+                          Callback callback)
+{
+    // An accuracy of 0 would mean sd-event's default; 1 µs is "exactly".
+    const auto usec = std::chrono::duration_cast<std::chrono::microseconds>(deadline.time_since_epoch());
+    return addTimer(static_cast<uint64_t>(usec.count()), static_cast<uint64_t>(std::max<int64_t>(accuracy.count(), 1)),
+                    false, std::move(callback));
+}
+
+EventSource EventLoop::addTimer(uint64_t usec, uint64_t accuracyUsec, bool relative, Callback callback)
+{
     auto state = std::make_unique<TimerState>(TimerState{std::move(callback)});
     sd_event_source* source = nullptr;
-    check(sd_event_add_time_relative(event_, &source, CLOCK_MONOTONIC,
-                                     static_cast<uint64_t>(delay.count()), 0, &TimerState::fire,
-                                     state.get()),
-          "sd_event_add_time_relative");
+    const int result =
+        relative ? sd_event_add_time_relative(event_, &source, CLOCK_MONOTONIC, usec, accuracyUsec,
+                                              &TimerState::fire, state.get())
+                 : sd_event_add_time(event_, &source, CLOCK_MONOTONIC, usec, accuracyUsec, &TimerState::fire,
+                                     state.get());
+    check(result, "sd_event_add_time");
     sd_event_source_set_destroy_callback(source, &TimerState::destroy);
     state.release();
     return EventSource(source);

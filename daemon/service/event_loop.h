@@ -37,8 +37,14 @@ public:
 
     sd_event* handle() const { return event_; }
 
-    // A one-shot timer; dropping the returned source cancels it.
+    // A one-shot timer; dropping the returned source cancels it. It fires
+    // up to sd-event's default accuracy (250 ms) late, so that timers of
+    // the whole daemon share wake-ups.
     [[nodiscard]] EventSource after(std::chrono::microseconds delay, Callback callback);
+    // A one-shot timer at `deadline` (CLOCK_MONOTONIC), at most `accuracy`
+    // late, for work whose period must hold.
+    [[nodiscard]] EventSource at(std::chrono::steady_clock::time_point deadline, std::chrono::microseconds accuracy,
+                                 Callback callback);
 
     // Blocks `signal` for the process and calls `callback` from the loop when
     // it arrives. Lives as long as the loop.
@@ -52,6 +58,7 @@ public:
 
 private:
     struct TimerState;
+    EventSource addTimer(uint64_t usec, uint64_t accuracyUsec, bool relative, Callback callback);
     sd_event* event_ = nullptr;
     std::vector<EventSource> permanentSources_;
     std::vector<std::unique_ptr<Callback>> signalCallbacks_;
