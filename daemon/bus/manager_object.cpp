@@ -117,6 +117,7 @@ const sdbus::Message& ManagerObject::currentCall() { return *getObject().getCurr
 
 void ManagerObject::workloadChanged(const store::WorkloadRecord& record)
 {
+    autoscaler_.workloadChanged(record);
     auto existing = workloads_.find(record.name);
     if (existing != workloads_.end()) {
         existing->second->refresh(record);

@@ -18,8 +18,27 @@ constexpr std::chrono::seconds kWriteInterval{1};
 // How long the limits a workload's source reported serve, for a workload
 // resized does not manage yet.
 constexpr std::chrono::seconds kResolveAgain{10};
+// A sample may come this share of its interval late: the slack lets one
+// wake-up of the loop sample every workload that is due by then.
+constexpr int kIntervalSlackDivisor = 10;
+// At some tens of microseconds a sample, a batch holds the loop for about a
+// millisecond; D-Bus calls are served between batches.
+constexpr std::size_t kSamplesPerBatch = 64;
 
 autoscale::Micros now() { return autoscale::Micros(nowUsec()); }
+
+// One interval after the last sample was due, so that late wake-ups do not
+// stretch the period. A new policy, or one behind by more than an interval
+// (the loop was busy), starts from now rather than catching up in a burst.
+std::chrono::steady_clock::time_point nextDue(std::optional<std::chrono::steady_clock::time_point> lastDue,
+                                              std::chrono::microseconds interval)
+{
+    const auto now = std::chrono::steady_clock::now();
+    const auto period = std::chrono::duration_cast<std::chrono::steady_clock::duration>(interval);
+    if (!lastDue || *lastDue + period < now)
+        return now + period;
+    return *lastDue + period;
+}
 
 // The policy's bounds within what the node can give at all: a value the
 // admission would call infeasible is never asked for.
@@ -54,8 +73,9 @@ void Autoscaler::start()
         watched.policy = policy;
         watched.cpu = store_.history(workload, kCpu);
         watched.memory = store_.history(workload, kMemory);
-        arm(workload, watched_.insert_or_assign(workload, std::move(watched)).first->second);
+        schedule(workload, watched_.insert_or_assign(workload, std::move(watched)).first->second, std::nullopt);
     }
+    wakeForNext();
     if (!watched_.empty())
         spdlog::info("autoscaling {} workload(s)", watched_.size());
 }
@@ -66,17 +86,31 @@ void Autoscaler::setPolicy(const std::string& workload, const autoscale::Policy&
     auto [entry, added] = watched_.try_emplace(workload);
     entry->second.policy = policy;
     spdlog::info("{}: autoscale policy {}", workload, added ? "set" : "changed");
-    arm(workload, entry->second);
+    if (!added)
+        unschedule(entry->second);
+    schedule(workload, entry->second, std::nullopt);
+    wakeForNext();
 }
 
 bool Autoscaler::removePolicy(const std::string& workload)
 {
-    const bool had = watched_.erase(workload) > 0;
+    const auto found = watched_.find(workload);
+    const bool had = found != watched_.end();
+    if (had) {
+        unschedule(found->second);
+        watched_.erase(found);
+    }
     std::erase_if(unwritten_, [&](const auto& unwritten) { return unwritten.workload == workload; });
     store_.removePolicy(workload);
     if (had)
         spdlog::info("{}: autoscale policy removed", workload);
     return had;
+}
+
+void Autoscaler::workloadChanged(const store::WorkloadRecord& record)
+{
+    if (const auto found = watched_.find(record.name); found != watched_.end())
+        found->second.known = record;
 }
 
 std::optional<Autoscaler::View> Autoscaler::view(const std::string& workload) const
@@ -99,38 +133,73 @@ std::vector<PublishedRecommendation> Autoscaler::recommendations() const
     return published;
 }
 
-void Autoscaler::arm(const std::string& workload, Watched& watched)
+void Autoscaler::schedule(const std::string& workload, Watched& watched, std::optional<Clock::time_point> lastDue)
 {
-    watched.timer = loop_.after(watched.policy.interval, [this, workload] { tick(workload); });
+    watched.due = schedule_.emplace(nextDue(lastDue, watched.policy.interval), workload);
 }
 
-void Autoscaler::tick(const std::string& workload)
+void Autoscaler::unschedule(Watched& watched)
 {
-    const auto found = watched_.find(workload);
-    if (found == watched_.end())
+    schedule_.erase(watched.due);
+    watched.due = schedule_.end();
+}
+
+void Autoscaler::wakeForNext()
+{
+    if (schedule_.empty()) {
+        wake_ = {};
         return;
-    auto& watched = found->second;
-    arm(workload, watched);
+    }
+    const auto& [next, workload] = *schedule_.begin();
+    if (wake_ && wakeAt_ == next)
+        return;
+    wakeAt_ = next;
+    wake_ = loop_.at(next, watched_.at(workload).policy.interval / kIntervalSlackDivisor, [this] { sampleDue(); });
+}
+
+void Autoscaler::sampleDue()
+{
+    wake_ = {};
+    const auto now = Clock::now();
+    for (std::size_t sampled = 0; sampled < kSamplesPerBatch && !schedule_.empty(); ++sampled) {
+        const auto next = schedule_.begin();
+        if (next->first > now)
+            break;
+        const auto [due, workload] = *next;
+        schedule_.erase(next);
+        auto& watched = watched_.at(workload);
+        schedule(workload, watched, due);
+        tick(workload, watched);
+    }
+    wakeForNext();
+}
+
+void Autoscaler::tick(const std::string& workload, Watched& watched)
+{
     if (watched.changing)
         return;
-    std::optional<store::WorkloadRecord> record;
-    try {
-        record = state_.find(workload);
-    } catch (const store::StoreError& error) {
-        // A locked or failing state file: the next interval tries again.
-        spdlog::warn("{}: not sampled: {}", workload, error.what());
-        return;
-    }
-    if (record && record->hasCgroup()) {
-        sampleAndDecide(workload, watched, *record);
-        return;
-    }
     // A workload resized has not changed yet is not in the store: its
     // source says where its cgroup is and what its limits are. Asking is a
     // round trip to Podman, so the answer serves a while.
     const auto now = std::chrono::steady_clock::now();
-    if (watched.resolved && now < watched.resolvedAt + kResolveAgain &&
-        sampleAndDecide(workload, watched, *watched.resolved))
+    const bool resolvedLately = watched.resolved && now < watched.resolvedAt + kResolveAgain;
+    if (!watched.known && !resolvedLately) {
+        try {
+            watched.known = state_.find(workload);
+        } catch (const store::StoreError& error) {
+            // A locked or failing state file: the next interval tries again.
+            spdlog::warn("{}: not sampled: {}", workload, error.what());
+            return;
+        }
+    }
+    if (watched.known && watched.known->hasCgroup()) {
+        // A cgroup that does not read any more was replaced or removed: the
+        // next sample asks the store again.
+        if (!sampleAndDecide(workload, watched, *watched.known))
+            watched.known.reset();
+        return;
+    }
+    if (resolvedLately && sampleAndDecide(workload, watched, *watched.resolved))
         return;
     watched.changing = true;
     manager_.status(workload, answerFor(workload, [this, workload, now](Watched& entry, UpdateResult result) {

@@ -54,6 +54,9 @@ public:
     void setPolicy(const std::string& workload, const core::autoscale::Policy& policy);
     // False when the workload had no policy.
     bool removePolicy(const std::string& workload);
+    // The manager changed a workload's record: sampling reads it from here
+    // rather than from the store.
+    void workloadChanged(const store::WorkloadRecord& record);
 
     struct View {
         core::autoscale::Policy policy;
@@ -64,6 +67,7 @@ public:
     std::vector<PublishedRecommendation> recommendations() const;
 
 private:
+    using Clock = std::chrono::steady_clock;
     struct Watched {
         core::autoscale::Policy policy;
         core::autoscale::History cpu;
@@ -75,14 +79,26 @@ private:
         bool changing = false;
         // What the last change waiting for capacity asked, not sent again.
         core::Resources deferred;
+        // The workload as the manager last announced it (or the store held
+        // it): reading the store at every sample is a query and three JSON
+        // documents, the largest part of a sample's cost.
+        std::optional<store::WorkloadRecord> known;
         // A workload the store does not hold, as its source last told.
         std::optional<store::WorkloadRecord> resolved;
         std::chrono::steady_clock::time_point resolvedAt;
-        EventSource timer;
+        // This workload's place in schedule_: when its next sample is due.
+        std::multimap<Clock::time_point, std::string>::iterator due;
     };
 
-    void arm(const std::string& workload, Watched& watched);
-    void tick(const std::string& workload);
+    // Puts the workload in the schedule for its next sample, one interval
+    // after `lastDue`, or from now for a new policy.
+    void schedule(const std::string& workload, Watched& watched, std::optional<Clock::time_point> lastDue);
+    void unschedule(Watched& watched);
+    // Samples the workloads that are due, a batch at a time.
+    void sampleDue();
+    // Sets the timer for the first workload in the schedule.
+    void wakeForNext();
+    void tick(const std::string& workload, Watched& watched);
     // The callback for the manager's answer about `workload`: `then` runs
     // with its entry, no change under way any more; nothing runs once the
     // policy or this autoscaler is gone.
@@ -122,6 +138,11 @@ private:
     store::StateStore& state_;
     UsageSampler sampler_;
     std::map<std::string, Watched> watched_;
+    // One timer for every workload: one wake-up of the loop samples all
+    // that are due by then, rather than one wake-up each.
+    std::multimap<Clock::time_point, std::string> schedule_;
+    EventSource wake_;
+    Clock::time_point wakeAt_;
     // Recommendations are written once a second, all in one transaction,
     // rather than one transaction per workload and interval: at a thousand
     // workloads that is what sampling costs most. A crash forgets at most

@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -155,6 +156,30 @@ TEST_F(AutoscaleTest, AnIdleWorkloadHoldsForTheDownWindowThenFallsToTheMin)
     {
         EXPECT_GE(step.request.cpuMillis.value_or(0), 200U) << "below the min";
     }
+}
+
+// The autoscaler keeps the workload's record between samples: a container
+// re-created under the name must be sampled in its new cgroup, and raised
+// there, not left at the old cgroup's idle reading.
+TEST_F(AutoscaleTest, AContainerReCreatedUnderTheNameIsSampledInItsNewCgroup)
+{
+    const std::string name = containerName("recreated");
+    std::optional<ScopedContainer> container;
+    container.emplace(podman(), name);
+    client().updateResources(name, ResourceValues{.cpuMillis = 100});
+    client().setAutoscalePolicy(name, {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})},
+                                       {"CpuMinMillis", sdbus::Variant(std::uint64_t{100})},
+                                       {"CpuMaxMillis", sdbus::Variant(std::uint64_t{400})},
+                                       {"IntervalUSec", sdbus::Variant(usec(300ms))}});
+    ASSERT_TRUE(waitUntil([&] { return autoscaleStatus(name).contains("CpuUsageMillis"); }, 10s));
+    const auto oldCgroup = container->cgroupPath();
+
+    container.reset();
+    container.emplace(podman(), name, std::vector<std::string>{}, busyLoop);
+    ASSERT_NE(container->cgroupPath(), oldCgroup);
+
+    ASSERT_TRUE(cpuLimitReaches(name, 400, 60s)) << actual(name);
+    EXPECT_EQ(CgroupLimits::read(container->cgroupPath()).cpuMillis(), 400U);
 }
 
 TEST_F(AutoscaleTest, RecommendModeComputesAndChangesNothing)
