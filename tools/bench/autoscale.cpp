@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <stdexcept>
 #include <thread>
 
@@ -8,7 +9,8 @@
 // (target 50 %, the default 1 s interval) starts a busy loop, and the
 // cgroup's quota is polled every millisecond until it rises. Sampling cost:
 // the daemon's CPU while every idle container has a policy in recommend
-// mode, less what it uses idle, per workload and interval.
+// mode, less what it uses idle, per workload and interval; with the
+// testbed's containers, and with RESIZED_BENCH_RUNNING_CONTAINERS real ones.
 namespace resized::bench {
 
 namespace {
@@ -68,6 +70,29 @@ Duration reactOnce(Testbed& testbed, ResizedBus& bus, std::size_t index)
 
 }  // namespace
 
+SamplingCost measureSampling(Testbed& testbed, const std::vector<std::string>& workloads, const IdleResult& idle)
+{
+    ResizedBus bus;
+    SamplingCost cost{.workloads = workloads.size(),
+                      .seconds = 0,
+                      .cpuTime = {},
+                      .idleCpuPerSecond = std::chrono::duration_cast<Duration>(
+                          idle.cpuTime / std::max(idle.seconds, 1e-9))};
+    for (const auto& workload : workloads)
+        bus.setAutoscalePolicy(workload, cpuPolicy(core::autoscale::Mode::Recommend));
+    std::this_thread::sleep_for(kFirstSamples);
+    const pid_t daemon = testbed.daemonPid();
+    const ProcessUsage before = usageOf(daemon);
+    const auto started = std::chrono::steady_clock::now();
+    std::this_thread::sleep_for(kSamplingTime);
+    const ProcessUsage after = usageOf(daemon);
+    cost.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    cost.cpuTime = after.cpuTime - before.cpuTime;
+    for (const auto& workload : workloads)
+        bus.removeAutoscalePolicy(workload);
+    return cost;
+}
+
 AutoscaleResult measureAutoscale(Testbed& testbed, const IdleResult& idle)
 {
     ResizedBus bus;
@@ -75,22 +100,12 @@ AutoscaleResult measureAutoscale(Testbed& testbed, const IdleResult& idle)
     for (std::size_t trial = 0; trial < kReactions; ++trial)
         reactions.push_back(reactOnce(testbed, bus, kFirstReacting + trial));
 
-    AutoscaleResult result{.reaction = summarize(std::move(reactions)), .sampledWorkloads = Testbed::kContainerCount};
+    std::vector<std::string> workloads;
     for (std::size_t index = 0; index < Testbed::kContainerCount; ++index)
-        bus.setAutoscalePolicy(testbed.containerName(index), cpuPolicy(core::autoscale::Mode::Recommend));
-    std::this_thread::sleep_for(kFirstSamples);
-    const pid_t daemon = testbed.daemonPid();
-    const ProcessUsage before = usageOf(daemon);
-    const auto started = std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(kSamplingTime);
-    const ProcessUsage after = usageOf(daemon);
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    result.cpuTime = after.cpuTime - before.cpuTime;
-    result.idleCpuPerSecond =
-        std::chrono::duration_cast<Duration>(idle.cpuTime / std::max(idle.seconds, 1e-9));
-    for (std::size_t index = 0; index < Testbed::kContainerCount; ++index)
-        bus.removeAutoscalePolicy(testbed.containerName(index));
-    return result;
+        workloads.push_back(testbed.containerName(index));
+    return {.reaction = summarize(std::move(reactions)),
+            .sampling = measureSampling(testbed, workloads, idle),
+            .samplingAtScale = std::nullopt};
 }
 
 }  // namespace resized::bench

@@ -75,7 +75,9 @@ int run(resized::integration::TestEnvironment environment)
     results.scale = measureScale(testbed);
     if (const std::size_t many = manyRunningContainers()) {
         progress(("5/5 the same with " + std::to_string(many) + " real running containers (minutes)").c_str());
-        results.scale.push_back(measureManyRunning(testbed, many));
+        auto measured = measureManyRunning(testbed, many);
+        results.scale.push_back(std::move(measured.scale));
+        results.autoscale.samplingAtScale = measured.sampling;
     }
     progress("done; removing containers");
 

@@ -3,9 +3,9 @@
 #include "phases.h"
 #include "support/spawn.h"
 
-// 4–5 at full size: the sync pass, memory and start-up with as many real
-// running containers as asked (busybox `sleep`), every one managed with a
-// memory limit of its own. Creating a thousand takes this machine about ten
+// 4–5 and 7 at full size: the sync pass, memory and start-up with as many
+// real running containers as asked (busybox `sleep`), every one managed with
+// a memory limit of its own, and the autoscaler sampling all of them. Creating a thousand takes this machine about ten
 // minutes, so the row is measured only when asked for.
 namespace resized::bench {
 
@@ -90,22 +90,26 @@ private:
 
 }  // namespace
 
-ScaleRow measureManyRunning(Testbed& testbed, std::size_t count)
+ManyRunningResult measureManyRunning(Testbed& testbed, std::size_t count)
 {
     const ManyContainers containers(testbed, count);
     const auto stateDirectory = testbed.stateDirectory("many-running");
     testbed.startDaemon(stateDirectory);
+    std::vector<std::string> names;
     {
         ResizedBus resized;
         for (std::size_t index = 0; index < count; ++index) {
-            if (resized.update(nameOf(index), {.memoryMax = kMemoryMax}).memoryMax != kMemoryMax)
-                throw std::runtime_error(nameOf(index) + ": not managed");
+            names.push_back(nameOf(index));
+            if (resized.update(names.back(), {.memoryMax = kMemoryMax}).memoryMax != kMemoryMax)
+                throw std::runtime_error(names.back() + ": not managed");
         }
     }
+    const IdleResult idle = measureIdle(testbed, count);
+    const SamplingCost sampling = measureSampling(testbed, names, idle);
     testbed.stopDaemon();
-    ScaleRow row = measureDaemonAt(testbed, count, 0, stateDirectory);
+    ManyRunningResult result{.scale = measureDaemonAt(testbed, count, 0, stateDirectory), .sampling = sampling};
     testbed.stopDaemon();
-    return row;
+    return result;
 }
 
 }  // namespace resized::bench

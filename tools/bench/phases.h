@@ -1,5 +1,6 @@
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "results.h"
@@ -28,6 +29,10 @@ IdleResult measureIdle(Testbed& testbed, std::size_t workloads);
 // daemon costs without them.
 AutoscaleResult measureAutoscale(Testbed& testbed, const IdleResult& idle);
 
+// What sampling `workloads` once a second costs the running daemon, which
+// costs `idle` without their policies.
+SamplingCost measureSampling(Testbed& testbed, const std::vector<std::string>& workloads, const IdleResult& idle);
+
 std::vector<ScaleRow> measureScale(Testbed& testbed);
 
 // One row of measureScale(): restarts the daemon on stateDirectory a few
@@ -35,8 +40,14 @@ std::vector<ScaleRow> measureScale(Testbed& testbed);
 ScaleRow measureDaemonAt(Testbed& testbed, std::size_t running, std::size_t absent,
                          const std::filesystem::path& stateDirectory);
 
+struct ManyRunningResult {
+    ScaleRow scale;
+    SamplingCost sampling;
+};
+
 // The same with `count` real running containers, every one managed
-// (RESIZED_BENCH_RUNNING_CONTAINERS); creates and removes them itself.
-ScaleRow measureManyRunning(Testbed& testbed, std::size_t count);
+// (RESIZED_BENCH_RUNNING_CONTAINERS), and the autoscaler sampling them all;
+// creates and removes them itself.
+ManyRunningResult measureManyRunning(Testbed& testbed, std::size_t count);
 
 }  // namespace resized::bench

@@ -2,6 +2,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -83,21 +84,30 @@ struct IdleResult {
 };
 
 // 7. The autoscaler: how soon a load is answered, and what sampling costs.
-struct AutoscaleResult {
-    // From a busy loop starting to the CPU quota rising.
-    LatencySummary reaction;
-    std::size_t sampledWorkloads = 0;
+// The daemon's CPU while every one of `workloads` has a policy (recommend
+// mode, interval 1 s), against its CPU without policies.
+struct SamplingCost {
+    std::size_t workloads = 0;
     double seconds = 0;
-    Duration cpuTime{};  // the daemon's, while every workload had a policy
-    Duration idleCpuPerSecond{};  // the daemon's without policies (phase 6)
+    Duration cpuTime{};
+    Duration idleCpuPerSecond{};
 
     // The CPU one sample of one workload costs, the idle part taken out.
     Duration perSample() const
     {
-        const double samples = seconds * static_cast<double>(sampledWorkloads);
+        const double samples = seconds * static_cast<double>(workloads);
         const double idle = static_cast<double>(idleCpuPerSecond.count()) * seconds;
         return Duration(static_cast<Duration::rep>((static_cast<double>(cpuTime.count()) - idle) / samples));
     }
+};
+
+struct AutoscaleResult {
+    // From a busy loop starting to the CPU quota rising.
+    LatencySummary reaction;
+    // With the testbed's containers.
+    SamplingCost sampling;
+    // With RESIZED_BENCH_RUNNING_CONTAINERS real running containers.
+    std::optional<SamplingCost> samplingAtScale;
 };
 
 struct Results {
