@@ -64,6 +64,25 @@ std::optional<uint64_t> keyedValue(std::string_view text, std::string_view key,
     return std::nullopt;
 }
 
+std::optional<uint64_t> pressureTotal(std::string_view text, std::string_view kind,
+                                      const std::filesystem::path& source)
+{
+    constexpr std::string_view field = " total=";
+    while (!text.empty()) {
+        const auto end = text.find('\n');
+        const std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        if (!line.starts_with(kind) || line.size() == kind.size() || line[kind.size()] != ' ')
+            continue;
+        const auto at = line.find(field);
+        if (at == std::string_view::npos)
+            throwMalformed("a pressure line", line, source);
+        const auto value = line.substr(at + field.size());
+        return parseUnsigned(value.substr(0, value.find(' ')), source);
+    }
+    return std::nullopt;
+}
+
 core::CpuSet parseCpus(std::string_view text, const std::filesystem::path& source)
 {
     auto cpus = core::parseCpuSet(text);

@@ -25,6 +25,12 @@ std::string formatLimit(uint64_t value);
 std::optional<uint64_t> keyedValue(std::string_view text, std::string_view key,
                                    const std::filesystem::path& source);
 
+// The stall time in µs of one line of a pressure file (cpu.pressure,
+// memory.pressure: "some avg10=0.00 avg60=0.00 avg300=0.00 total=123"),
+// `kind` being "some" or "full"; nullopt when the file has no such line.
+std::optional<uint64_t> pressureTotal(std::string_view text, std::string_view kind,
+                                      const std::filesystem::path& source);
+
 core::CpuSet parseCpus(std::string_view text, const std::filesystem::path& source);
 
 // What a cgroup's cpuset file means for AllowedCpus: the empty set when it

@@ -178,7 +178,7 @@ UsageFiles CgroupfsV1Backend::openUsage(const std::string& cgroup) const
 {
     UsageFiles files;
     files.add(UsageFiles::Kind::Cpu, directory("cpuacct", cgroup) / "cpuacct.usage", {{"", 1, &Usage::cpuNsec}}, false);
-    files.add(UsageFiles::Kind::Cpu, directory("cpu", cgroup) / "cpu.stat", {{"nr_throttled", 1, &Usage::throttledPeriods}}, true);
+    files.add(UsageFiles::Kind::Throttling, directory("cpu", cgroup) / "cpu.stat", {{"nr_throttled", 1, &Usage::throttledPeriods}}, true);
     const auto memory = directory("memory", cgroup);
     files.add(UsageFiles::Kind::Memory, memory / "memory.usage_in_bytes", {{"", 1, &Usage::memoryBytes}}, false);
     files.add(UsageFiles::Kind::Memory, memory / "memory.stat", {{"total_inactive_file", 1, &Usage::inactiveFileBytes}}, true);

@@ -93,6 +93,8 @@ UsageFiles CgroupfsV2Backend::openUsage(const std::string& cgroup) const
     files.add(UsageFiles::Kind::Memory, dir / "memory.current", {{"", 1, &Usage::memoryBytes}}, true);
     files.add(UsageFiles::Kind::Memory, dir / "memory.stat", {{"inactive_file", 1, &Usage::inactiveFileBytes}}, true);
     files.add(UsageFiles::Kind::Memory, dir / "memory.events", {{"oom_kill", 1, &Usage::oomKills}}, true);
+    files.addPressure(dir / "cpu.pressure", &Usage::cpuPressure);
+    files.addPressure(dir / "memory.pressure", &Usage::memoryPressure);
     return files;
 }
 

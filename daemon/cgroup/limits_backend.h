@@ -37,6 +37,13 @@ struct UnreportedLimits {
     bool operator==(const UnreportedLimits&) const = default;
 };
 
+// Time a cgroup's tasks stalled for want of a resource, in µs, from its
+// pressure file (PSI): "some" while at least one waited, "full" while all did.
+struct PressureStall {
+    uint64_t someUsec = 0;
+    uint64_t fullUsec = 0;
+};
+
 // What a cgroup's processes use, as the kernel counts it.
 struct Usage {
     uint64_t cpuNsec = 0;           // v1 cpuacct.usage, v2 cpu.stat usage_usec
@@ -44,6 +51,10 @@ struct Usage {
     uint64_t memoryBytes = 0;       // v1 memory.usage_in_bytes, v2 memory.current
     uint64_t inactiveFileBytes = 0; // memory.stat (v1 total_inactive_file)
     uint64_t oomKills = 0;          // v1 memory.oom_control, v2 memory.events
+    // v2 cpu.pressure and memory.pressure; none where the kernel has no PSI
+    // per cgroup (v1, a kernel built or booted without it).
+    std::optional<PressureStall> cpuPressure;
+    std::optional<PressureStall> memoryPressure;
 
     // The kubelet's working set: the memory the kernel cannot drop at once.
     uint64_t workingSetBytes() const { return memoryBytes > inactiveFileBytes ? memoryBytes - inactiveFileBytes : 0; }

@@ -6,6 +6,7 @@
 #include <array>
 #include <cerrno>
 #include <cstring>
+#include <span>
 
 #include "cgroup/cgroup_values.h"
 
@@ -21,20 +22,42 @@ void UsageFiles::add(Kind kind, const std::filesystem::path& path, std::vector<C
     }
 }
 
+void UsageFiles::addPressure(const std::filesystem::path& path, std::optional<PressureStall> Usage::*field)
+{
+    try {
+        pressureFiles_.push_back({openFile(path, O_RDONLY), path, field});
+    } catch (const CgroupError& error) {
+        if (error.error() != ENOENT)
+            throw;
+    }
+}
+
 Usage LimitsBackend::usage(const std::string& cgroup) const { return openUsage(cgroup).read(); }
 
-Usage UsageFiles::read(bool withMemory) const
+namespace {
+
+// The file's text from its start: `buffer` is large enough for any counter
+// file (memory.stat, the longest, is about a kilobyte). -1 and errno set on
+// failure.
+ssize_t readWhole(const FileDescriptor& descriptor, std::span<char> buffer)
+{
+    ssize_t count;
+    do
+        count = pread(descriptor.get(), buffer.data(), buffer.size(), 0);
+    while (count < 0 && errno == EINTR);
+    return count;
+}
+
+}  // namespace
+
+Usage UsageFiles::read(Kinds kinds) const
 {
     Usage usage;
-    // memory.stat, the longest, is about a kilobyte.
     std::array<char, 8192> buffer;
     for (const auto& file : files_) {
-        if (file.kind == Kind::Memory && !withMemory)
+        if ((file.kind == Kind::Memory && !kinds.memory) || (file.kind == Kind::Throttling && !kinds.throttling))
             continue;
-        ssize_t count;
-        do
-            count = pread(file.descriptor.get(), buffer.data(), buffer.size(), 0);
-        while (count < 0 && errno == EINTR);
+        const ssize_t count = readWhole(file.descriptor, buffer);
         if (count < 0)
             throw CgroupError("read " + file.path.string() + ": " + std::strerror(errno), errno);
         const std::string_view text(buffer.data(), static_cast<size_t>(count));
@@ -43,6 +66,16 @@ Usage UsageFiles::read(bool withMemory) const
                                                        : keyedValue(text, counter.key, file.path).value_or(0);
             usage.*counter.field = value * counter.scale;
         }
+    }
+    if (!kinds.pressure)
+        return usage;
+    for (const auto& file : pressureFiles_) {
+        const ssize_t count = readWhole(file.descriptor, buffer);
+        if (count < 0)
+            continue;
+        const std::string_view text(buffer.data(), static_cast<size_t>(count));
+        usage.*file.field = PressureStall{.someUsec = pressureTotal(text, "some", file.path).value_or(0),
+                                          .fullUsec = pressureTotal(text, "full", file.path).value_or(0)};
     }
     return usage;
 }

@@ -228,7 +228,10 @@ UpdateCallback Autoscaler::answerFor(const std::string& workload, std::function<
 
 bool Autoscaler::sampleAndDecide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record)
 {
-    const auto usage = sampler_.sample(record, watched.policy.memory.has_value());
+    // Throttling and pressure are for the metrics: no decision reads them,
+    // and each is a read more per sample.
+    const auto usage = sampler_.sample(
+        record, {.memory = watched.policy.memory.has_value(), .throttling = false, .pressure = false});
     if (!usage)
         return false;
     decide(workload, watched, record, *usage);

@@ -60,6 +60,29 @@ std::optional<double> limited(const std::optional<uint64_t>& limit)
     return static_cast<double>(*limit);
 }
 
+// Pressure stall time (PSI), where the kernel has it per cgroup (v2), under
+// cAdvisor's names, so that dashboards made for containers read them too.
+struct PressureFamily {
+    std::string_view name;
+    std::string_view help;
+    std::optional<cgroup::PressureStall> cgroup::Usage::*resource;
+    uint64_t cgroup::PressureStall::*time;
+};
+constexpr std::array kPressureFamilies{
+    PressureFamily{"resized_workload_cpu_pressure_waiting_seconds_total",
+                   "Time at least one task of the workload waited for a CPU (PSI some).", &cgroup::Usage::cpuPressure,
+                   &cgroup::PressureStall::someUsec},
+    PressureFamily{"resized_workload_cpu_pressure_stalled_seconds_total",
+                   "Time every task of the workload waited for a CPU (PSI full).", &cgroup::Usage::cpuPressure,
+                   &cgroup::PressureStall::fullUsec},
+    PressureFamily{"resized_workload_memory_pressure_waiting_seconds_total",
+                   "Time at least one task of the workload waited for memory (PSI some).",
+                   &cgroup::Usage::memoryPressure, &cgroup::PressureStall::someUsec},
+    PressureFamily{"resized_workload_memory_pressure_stalled_seconds_total",
+                   "Time every task of the workload waited for memory (PSI full).", &cgroup::Usage::memoryPressure,
+                   &cgroup::PressureStall::fullUsec},
+};
+
 }  // namespace
 
 UsageSampler::UsageSampler(store::StateStore& store, cgroup::DriverSelector& drivers)
@@ -83,12 +106,13 @@ std::vector<WorkloadUsage> UsageSampler::sample()
     return samples;
 }
 
-std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& record, bool withMemory)
+std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& record,
+                                                  cgroup::UsageFiles::Kinds kinds)
 {
     WorkloadUsage workload{.name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}};
     auto& previous = previous_[record.name];
     try {
-        workload.usage = readCounters(record, previous, withMemory);
+        workload.usage = readCounters(record, previous, kinds);
     } catch (const cgroup::CgroupError& error) {
         // Stopped since the store last heard of it: its events follow.
         spdlog::debug("{}: no usage: {}", record.name, error.what());
@@ -108,11 +132,12 @@ std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& r
     return workload;
 }
 
-cgroup::Usage UsageSampler::readCounters(const store::WorkloadRecord& record, Previous& previous, bool withMemory)
+cgroup::Usage UsageSampler::readCounters(const store::WorkloadRecord& record, Previous& previous,
+                                         cgroup::UsageFiles::Kinds kinds)
 {
     if (previous.files && previous.cgroupPath == record.cgroupPath) {
         try {
-            return previous.files->read(withMemory);
+            return previous.files->read(kinds);
         } catch (const cgroup::CgroupError&) {
             // Opened anew below.
         }
@@ -121,7 +146,7 @@ cgroup::Usage UsageSampler::readCounters(const store::WorkloadRecord& record, Pr
                 .files = drivers_.forCgroup(record.cgroupPath).openUsage(record.cgroupPath),
                 .at = {},
                 .cpuNsec = 0};
-    return previous.files->read(withMemory);
+    return previous.files->read(kinds);
 }
 
 Metrics::Metrics(UsageSampler& sampler) : sampler_(sampler), durationBuckets_(kDurationBounds.size()) {}
@@ -185,6 +210,11 @@ std::string Metrics::exposition()
     perWorkload(out, workloads, "resized_workload_oom_kills_total", "counter",
                 "Processes the kernel killed in the workload's current cgroup for lack of memory.",
                 [](const WorkloadUsage& w) { return static_cast<double>(w.usage.oomKills); });
+    for (const auto& pressure : kPressureFamilies)
+        perWorkload(out, workloads, pressure.name, "counter", pressure.help, [&pressure](const WorkloadUsage& w) {
+            const auto& stall = w.usage.*pressure.resource;
+            return stall ? std::optional(static_cast<double>((*stall).*pressure.time) / 1e6) : std::nullopt;
+        });
 
     family(out, "resized_autoscale_recommendation", "gauge",
            "The limit the autoscaler recommends now: millicores for cpu, bytes for memory.");

@@ -33,9 +33,9 @@ public:
 
     std::vector<WorkloadUsage> sample();
     // One workload; nullopt when its cgroup cannot be read (it stopped).
-    // Its CPU rate is measured since this sampler last sampled it. The
-    // memory counters read as 0 unless `withMemory`.
-    std::optional<WorkloadUsage> sample(const store::WorkloadRecord& record, bool withMemory = true);
+    // Its CPU rate is measured since this sampler last sampled it. What
+    // `kinds` leaves out reads as 0, or none.
+    std::optional<WorkloadUsage> sample(const store::WorkloadRecord& record, cgroup::UsageFiles::Kinds kinds = {});
 
 private:
     struct Previous {
@@ -49,7 +49,8 @@ private:
     // The cgroup's counters, read through the files held for it where they
     // still read; opened anew otherwise (a cgroup re-created at the same
     // path, a unit restarted).
-    cgroup::Usage readCounters(const store::WorkloadRecord& record, Previous& previous, bool withMemory);
+    cgroup::Usage readCounters(const store::WorkloadRecord& record, Previous& previous,
+                               cgroup::UsageFiles::Kinds kinds);
 
     store::StateStore& store_;
     cgroup::DriverSelector& drivers_;

@@ -264,6 +264,9 @@ check "a scrape of 127.0.0.1:9531 gets resized's update counters" \
     grep -q '^resized_update_requests_total{result="success"} ' <<< "$scrape"
 check "and the CPU limit of the container it changed" \
     grep -q '^resized_workload_cpu_limit_millicores{workload="mx"} 200$' <<< "$scrape"
+check "and its CPU and memory pressure stall times (PSI) from cgroup v2" \
+    equals "$(grep -c -e '^resized_workload_cpu_pressure_waiting_seconds_total{workload="mx"} [0-9.e+-]*$' \
+        -e '^resized_workload_memory_pressure_stalled_seconds_total{workload="mx"} [0-9.e+-]*$' <<< "$scrape")" 2
 check "the exporter runs as the user resized-metrics from sysusers.d" \
     equals "$(systemctl show -P UID resized-metrics.service)" "$(id -u resized-metrics)"
 check "another path answers 404" \

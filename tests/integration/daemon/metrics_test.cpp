@@ -118,6 +118,9 @@ TEST_F(MetricsTest, AWorkloadsLimitsAndMemoryComeFromItsCgroup)
     EXPECT_LE(sampleOf(samples, workingSetSeries).value_or(0), static_cast<double>(192 * mebibyte));
     EXPECT_EQ(sampleOf(samples, ofWorkload("resized_workload_oom_kills_total", holder.name())), 0.0);
     EXPECT_TRUE(sampleOf(samples, ofWorkload("resized_workload_cpu_usage_seconds_total", holder.name())));
+    // The VM tier checks the pressure samples under cgroup v2.
+    EXPECT_FALSE(sampleOf(samples, ofWorkload("resized_workload_memory_pressure_waiting_seconds_total", holder.name())))
+        << "cgroup v1 has no pressure files, and no pressure is made up";
 }
 
 TEST_F(MetricsTest, TheCpuRateIsMeasuredBetweenScrapesAndHeldUnderTheLimit)

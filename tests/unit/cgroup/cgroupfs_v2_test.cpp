@@ -173,6 +173,41 @@ TEST_F(CgroupfsV2, UsageFilesHeldOpenReadWhatTheFilesSayNow)
     EXPECT_EQ(usage.throttledPeriods, 4u);
 }
 
+TEST_F(CgroupfsV2, PressureStallTimesComeFromThePressureFilesWhereTheKernelHasThem)
+{
+    writeText(file("cpu.stat"), "usage_usec 1\n");
+    writeText(file("cpu.pressure"), "some avg10=1.50 avg60=0.20 avg300=0.00 total=4200\n"
+                                    "full avg10=0.00 avg60=0.00 avg300=0.00 total=900\n");
+    writeText(file("memory.pressure"), "some avg10=0.00 avg60=0.00 avg300=0.00 total=77\n");
+
+    const UsageFiles files = backend_.openUsage(kWorkload);
+    const Usage usage = files.read();
+
+    ASSERT_TRUE(usage.cpuPressure);
+    EXPECT_EQ(usage.cpuPressure->someUsec, 4200u);
+    EXPECT_EQ(usage.cpuPressure->fullUsec, 900u);
+    ASSERT_TRUE(usage.memoryPressure);
+    EXPECT_EQ(usage.memoryPressure->someUsec, 77u);
+    EXPECT_EQ(usage.memoryPressure->fullUsec, 0u) << "a missing line reads as no stall";
+    EXPECT_FALSE(files.read({.memory = true, .pressure = false}).cpuPressure) << "left out when not asked for";
+
+    std::filesystem::remove(file("memory.pressure"));
+    EXPECT_FALSE(backend_.usage(kWorkload).memoryPressure) << "a kernel without PSI has no pressure files";
+}
+
+TEST_F(CgroupfsV2, AMalformedPressureLineIsAnErrorNamingTheFile)
+{
+    writeText(file("cpu.stat"), "usage_usec 1\n");
+    writeText(file("cpu.pressure"), "some avg10=1.50 avg60=0.20 avg300=0.00\n");
+
+    try {
+        backend_.usage(kWorkload);
+        ADD_FAILURE() << "a pressure line without its total was read";
+    } catch (const CgroupError& error) {
+        EXPECT_NE(std::string(error.what()).find("cpu.pressure"), std::string::npos) << error.what();
+    }
+}
+
 TEST_F(CgroupfsV2, UsageWithoutTheMemoryControllerReadsNoMemory)
 {
     writeText(file("cpu.stat"), "usage_usec 7\nuser_usec 7\nsystem_usec 0\n");
