@@ -109,8 +109,12 @@ bool Autoscaler::removePolicy(const std::string& workload)
 
 void Autoscaler::workloadChanged(const store::WorkloadRecord& record)
 {
-    if (const auto found = watched_.find(record.name); found != watched_.end())
-        found->second.known = record;
+    const auto found = watched_.find(record.name);
+    if (found == watched_.end())
+        return;
+    if (!found->second.deferredEvents.empty())
+        settleDeferred(record.name, found->second, record);
+    found->second.known = record;
 }
 
 std::optional<Autoscaler::View> Autoscaler::view(const std::string& workload) const
@@ -314,8 +318,7 @@ void Autoscaler::decideOne(const std::string& workload, Watched& watched, const 
     }
 }
 
-void Autoscaler::send(const std::string& workload, Watched& watched, core::Resources request,
-                      std::vector<std::pair<std::string_view, autoscale::ScaleEvent>> events)
+void Autoscaler::send(const std::string& workload, Watched& watched, core::Resources request, ScaleEvents events)
 {
     watched.changing = true;
     spdlog::info("{}: autoscale to {}", workload, core::describe(request));
@@ -332,22 +335,49 @@ void Autoscaler::send(const std::string& workload, Watched& watched, core::Resou
             }
             if (std::get<store::WorkloadRecord>(result).updateState == core::UpdateState::Deferred) {
                 entry.deferred = request;
+                entry.deferredEvents = events;
                 entry.status.condition = "Deferred";
                 return;
             }
             entry.deferred = {};
-            for (const auto& [resource, event] : events) {
-                auto& history = resource == kCpu ? entry.cpu : entry.memory;
-                autoscale::recordScale(history, entry.policy, event);
-                try {
-                    store_.addEvent(workload, resource, event, event.at - autoscale::longestPeriod(entry.policy));
-                } catch (const store::StoreError& error) {
-                    // The history in memory has it; only a restart would forget it.
-                    spdlog::warn("{}: autoscale change not written to the state file: {}", workload, error.what());
-                }
-                entry.status.lastScaleUsec = static_cast<uint64_t>(event.at.count());
-            }
+            entry.deferredEvents.clear();
+            recordEvents(workload, entry, events);
         }));
+}
+
+void Autoscaler::recordEvents(const std::string& workload, Watched& watched, const ScaleEvents& events)
+{
+    for (const auto& [resource, event] : events) {
+        auto& history = resource == kCpu ? watched.cpu : watched.memory;
+        autoscale::recordScale(history, watched.policy, event);
+        try {
+            store_.addEvent(workload, resource, event, event.at - autoscale::longestPeriod(watched.policy));
+        } catch (const store::StoreError& error) {
+            // The history in memory has it; only a restart would forget it.
+            spdlog::warn("{}: autoscale change not written to the state file: {}", workload, error.what());
+        }
+        watched.status.lastScaleUsec = static_cast<uint64_t>(event.at.count());
+    }
+}
+
+void Autoscaler::settleDeferred(const std::string& workload, Watched& watched, const store::WorkloadRecord& record)
+{
+    using core::UpdateState;
+    if (record.updateState == UpdateState::Deferred || record.updateState == UpdateState::Pending ||
+        record.updateState == UpdateState::Running)
+        return;
+    auto events = std::exchange(watched.deferredEvents, {});
+    const auto ran = [&](const auto& resourceAndEvent) {
+        const auto& [resource, event] = resourceAndEvent;
+        const auto& desired = resource == kCpu ? record.desired.cpuMillis : record.desired.memoryMax;
+        return desired == event.to;
+    };
+    if (record.updateState != UpdateState::Success || !std::all_of(events.begin(), events.end(), ran))
+        return;
+    const auto at = now();
+    for (auto& [resource, event] : events)
+        event.at = at;
+    recordEvents(workload, watched, events);
 }
 
 void Autoscaler::remember(const std::string& workload, const autoscale::Policy& policy, std::string_view resource,

@@ -68,6 +68,7 @@ public:
 
 private:
     using Clock = std::chrono::steady_clock;
+    using ScaleEvents = std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>>;
     struct Watched {
         core::autoscale::Policy policy;
         core::autoscale::History cpu;
@@ -79,6 +80,8 @@ private:
         bool changing = false;
         // What the last change waiting for capacity asked, not sent again.
         core::Resources deferred;
+        // Its scale events: they count in the rate periods once it runs.
+        ScaleEvents deferredEvents;
         // The workload as the manager last announced it (or the store held
         // it): reading the store at every sample is a query and three JSON
         // documents, the largest part of a sample's cost.
@@ -108,8 +111,12 @@ private:
     void decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
                 const WorkloadUsage& usage);
     // Sends the change through the manager's admission, as actor "autoscale".
-    void send(const std::string& workload, Watched& watched, core::Resources request,
-              std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>> events);
+    void send(const std::string& workload, Watched& watched, core::Resources request, ScaleEvents events);
+    // The changes made: into the history the rate policies read, and the store.
+    void recordEvents(const std::string& workload, Watched& watched, const ScaleEvents& events);
+    // A change that waited for capacity and has run at last counts from
+    // the time it ran; one that failed or gave way to another, not at all.
+    void settleDeferred(const std::string& workload, Watched& watched, const store::WorkloadRecord& record);
     // One resource of one decision: what it reads and where it writes.
     struct Resource {
         std::string_view name;  // "cpu", "memory"
@@ -123,7 +130,7 @@ private:
     // What one decision asks for, and why.
     struct Change {
         core::Resources request;
-        std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>> events;
+        ScaleEvents events;
         std::vector<core::autoscale::Condition> conditions;
     };
     void decideOne(const std::string& workload, Watched& watched, const Resource& resource, bool oomKilled,

@@ -237,9 +237,12 @@ TEST_F(AutoscaleTest, AChangeShortOfCapacityWaitsAndRunsAsTheAutoscalersWhenFree
     EXPECT_EQ(CgroupLimits::read(busy.cgroupPath()).cpuMillis(), 100U);
     EXPECT_TRUE(scaleSteps(busy.name()).empty());
 
+    const std::uint64_t freedUsec = realtimeUsec();
     client().updateResources(hog.name(), ResourceValues{.cpuMillis = 100});
 
     ASSERT_TRUE(waitUntil([&] { return actual(busy.name()).cpuMillis > 100U; }, 30s));
+    // The change counts in the rate periods from when it ran.
+    EXPECT_GE(entryOf<std::uint64_t>(autoscaleStatus(busy.name()), "LastScaleUSec"), freedUsec);
     std::vector<std::string> actorsAndResults;
     for (const auto& entry : client().getHistory(busy.name(), 0))
     {
