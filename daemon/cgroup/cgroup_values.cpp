@@ -28,6 +28,19 @@ std::string_view trimmed(std::string_view text)
                       + std::string(trimmed(text)) + '"');
 }
 
+// What follows "key " on the first line of `text` that starts so.
+std::optional<std::string_view> afterKey(std::string_view text, std::string_view key)
+{
+    while (!text.empty()) {
+        const auto end = text.find('\n');
+        const std::string_view line = text.substr(0, end);
+        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+        if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ' ')
+            return line.substr(key.size() + 1);
+    }
+    return std::nullopt;
+}
+
 }  // namespace
 
 uint64_t parseUnsigned(std::string_view text, const std::filesystem::path& source)
@@ -54,33 +67,24 @@ std::string formatLimit(uint64_t value)
 std::optional<uint64_t> keyedValue(std::string_view text, std::string_view key,
                                    const std::filesystem::path& source)
 {
-    while (!text.empty()) {
-        const auto end = text.find('\n');
-        const std::string_view line = text.substr(0, end);
-        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-        if (line.size() > key.size() && line.starts_with(key) && line[key.size()] == ' ')
-            return parseUnsigned(line.substr(key.size() + 1), source);
-    }
-    return std::nullopt;
+    const auto value = afterKey(text, key);
+    if (!value)
+        return std::nullopt;
+    return parseUnsigned(*value, source);
 }
 
 std::optional<uint64_t> pressureTotal(std::string_view text, std::string_view kind,
                                       const std::filesystem::path& source)
 {
     constexpr std::string_view field = " total=";
-    while (!text.empty()) {
-        const auto end = text.find('\n');
-        const std::string_view line = text.substr(0, end);
-        text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
-        if (!line.starts_with(kind) || line.size() == kind.size() || line[kind.size()] != ' ')
-            continue;
-        const auto at = line.find(field);
-        if (at == std::string_view::npos)
-            throwMalformed("a pressure line", line, source);
-        const auto value = line.substr(at + field.size());
-        return parseUnsigned(value.substr(0, value.find(' ')), source);
-    }
-    return std::nullopt;
+    const auto fields = afterKey(text, kind);
+    if (!fields)
+        return std::nullopt;
+    const auto at = fields->find(field);
+    if (at == std::string_view::npos)
+        throwMalformed("a pressure line", *fields, source);
+    const auto value = fields->substr(at + field.size());
+    return parseUnsigned(value.substr(0, value.find(' ')), source);
 }
 
 core::CpuSet parseCpus(std::string_view text, const std::filesystem::path& source)
