@@ -34,21 +34,25 @@ Amounts allocationOf(const Resources& limits)
     return {countable(limits.cpuMillis), countable(limits.memoryMax)};
 }
 
-AdmissionDecision admit(const NodeBudget& budget, const Amounts& current, const Amounts& target)
+AdmissionDecision admit(const NodeBudget& budget, const Amounts& current, const Amounts& target,
+                        const BudgetLevel& level)
 {
+    const bool isNode = level.name.empty();
+    const std::string prefix = isNode ? "" : level.name + ": ";
+    const std::string capacityName = isNode ? "this node's allocatable" : "its cap";
+    const std::string where = isNode ? "on this node" : "in the pool";
+
     AdmissionDecision decision;
     if (target.cpuMillis > budget.capacity.cpuMillis) {
         decision.verdict = Verdict::Infeasible;
-        decision.reason = "asked " + formatCpuMillis(target.cpuMillis) +
-                          " CPU, more than this node's allocatable " +
-                          formatCpuMillis(budget.capacity.cpuMillis);
+        decision.reason = prefix + "asked " + formatCpuMillis(target.cpuMillis) + " CPU, more than " +
+                          capacityName + " " + formatCpuMillis(budget.capacity.cpuMillis);
         return decision;
     }
     if (target.memory > budget.capacity.memory) {
         decision.verdict = Verdict::Infeasible;
-        decision.reason = "asked " + formatBytes(target.memory) +
-                          " memory, more than this node's allocatable " +
-                          formatBytes(budget.capacity.memory);
+        decision.reason = prefix + "asked " + formatBytes(target.memory) + " memory, more than " +
+                          capacityName + " " + formatBytes(budget.capacity.memory);
         return decision;
     }
 
@@ -57,14 +61,12 @@ AdmissionDecision admit(const NodeBudget& budget, const Amounts& current, const 
                             saturatingSub(target.memory, current.memory)};
     if (decision.reservation.cpuMillis > available.cpuMillis) {
         decision.verdict = Verdict::Insufficient;
-        decision.reason = "asked " + formatCpuMillis(decision.reservation.cpuMillis) +
-                          " more CPU, " + formatCpuMillis(available.cpuMillis) +
-                          " available on this node";
+        decision.reason = prefix + "asked " + formatCpuMillis(decision.reservation.cpuMillis) +
+                          " more CPU, " + formatCpuMillis(available.cpuMillis) + " available " + where;
     } else if (decision.reservation.memory > available.memory) {
         decision.verdict = Verdict::Insufficient;
-        decision.reason = "asked " + formatBytes(decision.reservation.memory) +
-                          " more memory, " + formatBytes(available.memory) +
-                          " available on this node";
+        decision.reason = prefix + "asked " + formatBytes(decision.reservation.memory) +
+                          " more memory, " + formatBytes(available.memory) + " available " + where;
     }
     if (decision.verdict != Verdict::Admitted)
         decision.reservation = {};

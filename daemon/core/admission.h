@@ -33,6 +33,16 @@ Amounts allocationOf(const Resources& limits);
 
 enum class Verdict { Admitted, Insufficient, Infeasible };
 
+// Which level of the hierarchy a budget is (design.md §1b: node, then pool),
+// so that a refusal names the level that refused.
+struct BudgetLevel {
+    // "" for the node, "pool batch" for a pool.
+    std::string name;
+
+    static BudgetLevel node() { return {}; }
+    static BudgetLevel pool(const std::string& pool) { return {"pool " + pool}; }
+};
+
 struct AdmissionDecision {
     Verdict verdict = Verdict::Admitted;
     // What must be reserved while the update is in flight (increases only).
@@ -44,7 +54,9 @@ struct AdmissionDecision {
 // The admission rule of the D-Bus contract: raising a workload from a to b
 // needs b − a ≤ available; decreases are always admitted; a request larger
 // than the capacity alone is infeasible. `current` is what the workload holds
-// now, `target` what it would hold after the change.
-AdmissionDecision admit(const NodeBudget& budget, const Amounts& current, const Amounts& target);
+// now, `target` what it would hold after the change. A pool's budget is
+// measured the same way, against its cap.
+AdmissionDecision admit(const NodeBudget& budget, const Amounts& current, const Amounts& target,
+                        const BudgetLevel& level = BudgetLevel::node());
 
 }  // namespace resized::core

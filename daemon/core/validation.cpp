@@ -31,4 +31,21 @@ std::optional<std::string> outOfRange(const Resources& resources)
     return error;
 }
 
+std::optional<std::string> invalidPoolName(const std::string& name)
+{
+    constexpr size_t kMaxLength = 63;
+    const auto isAlphanumeric = [](char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    };
+    if (name.empty() || name.size() > kMaxLength)
+        return "a pool's name has 1 to " + std::to_string(kMaxLength) + " characters, \"" + name + "\" has " +
+               std::to_string(name.size());
+    if (!isAlphanumeric(name.front()))
+        return "a pool's name begins with a letter or a digit: \"" + name + "\"";
+    for (const char c : name)
+        if (!isAlphanumeric(c) && c != '_' && c != '.' && c != '-')
+            return "a pool's name has only letters, digits, '_', '.' and '-': \"" + name + "\"";
+    return std::nullopt;
+}
+
 }  // namespace resized::core

@@ -12,4 +12,9 @@ namespace resized::core {
 // when all are valid.
 std::optional<std::string> outOfRange(const Resources& resources);
 
+// A pool's name is also a label value (io.resized1.pool=NAME) and part of
+// an object path: 1 to 63 of [A-Za-z0-9_.-], beginning with a letter or a
+// digit. Returns why `name` is not one, nullopt when it is.
+std::optional<std::string> invalidPoolName(const std::string& name);
+
 }  // namespace resized::core

@@ -27,6 +27,14 @@ TEST(Validation, NamesTheKeyThatIsOutOfRange)
     EXPECT_EQ(errorFor({.cpuWeight = kUnlimited}).rfind("CpuWeight", 0), 0u);
 }
 
+TEST(Validation, APoolNameIsALabelValueAndAPathElement)
+{
+    for (const std::string& name : std::vector<std::string>{"batch", "a", "web-2", "tier_1.gold", std::string(63, 'x')})
+        EXPECT_EQ(invalidPoolName(name), std::nullopt) << name;
+    for (const std::string& name : std::vector<std::string>{"", std::string(64, 'x'), "-batch", ".hidden", "a/b", "a b", "caf\xc3\xa9"})
+        EXPECT_NE(invalidPoolName(name), std::nullopt) << name;
+}
+
 TEST(States, NamesRoundTrip)
 {
     for (auto state : {SyncState::Unknown, SyncState::Pending, SyncState::Applying, SyncState::Synchronized,
