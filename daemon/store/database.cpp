@@ -132,6 +132,8 @@ void Database::execute(std::string_view sql)
 
 int64_t Database::lastInsertId() const { return sqlite3_last_insert_rowid(handle_.get()); }
 
+int64_t Database::changes() const { return sqlite3_changes64(handle_.get()); }
+
 void Database::fail(std::string_view what) const
 {
     const char* message = handle_ ? sqlite3_errmsg(handle_.get()) : "out of memory";

@@ -55,6 +55,8 @@ public:
 
     void execute(std::string_view sql);
     int64_t lastInsertId() const;
+    // Rows the last INSERT, UPDATE or DELETE changed.
+    int64_t changes() const;
     sqlite3* handle() const { return handle_.get(); }
     [[noreturn]] void fail(std::string_view what) const;
 

@@ -11,7 +11,11 @@ namespace {
 constexpr std::string_view kWorkloadColumns =
     "name, container_id, cgroup_path, driver, run_state, desired, actuated, actual, "
     "allocated_cpu_millis, allocated_memory, sync_state, update_state, message, generation, "
-    "observed_generation, updated_at_usec, pod, kind, removed_at_usec, holds_allocation";
+    "observed_generation, updated_at_usec, pod, kind, removed_at_usec, holds_allocation, pool_chosen, "
+    "pool_option, pool_label";
+
+// The pool a workload's row says it is in (WorkloadRecord::pool()).
+constexpr std::string_view kPoolOfRow = "CASE WHEN pool_chosen THEN pool_option ELSE pool_label END";
 
 WorkloadRecord readWorkload(const Statement& row)
 {
@@ -35,6 +39,9 @@ WorkloadRecord readWorkload(const Statement& row)
     record.kind = core::parseWorkloadKind(row.text(17)).value_or(core::WorkloadKind::Container);
     record.removedAtUsec = row.unsignedInteger(18);
     record.holdsAllocation = row.integer(19) != 0;
+    if (row.integer(20) != 0)
+        record.poolOption = row.text(21);
+    record.poolLabel = row.text(22);
     return record;
 }
 
@@ -85,7 +92,7 @@ std::vector<WorkloadRecord> StateStore::workloads()
 void StateStore::save(const WorkloadRecord& record)
 {
     Statement upsert(db_, "INSERT INTO workloads (" + std::string(kWorkloadColumns) +
-                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                               "ON CONFLICT(name) DO UPDATE SET container_id = excluded.container_id, "
                               "cgroup_path = excluded.cgroup_path, driver = excluded.driver, "
                               "run_state = excluded.run_state, desired = excluded.desired, "
@@ -97,7 +104,9 @@ void StateStore::save(const WorkloadRecord& record)
                               "observed_generation = excluded.observed_generation, "
                               "updated_at_usec = excluded.updated_at_usec, pod = excluded.pod, "
                               "kind = excluded.kind, removed_at_usec = excluded.removed_at_usec, "
-                              "holds_allocation = excluded.holds_allocation");
+                              "holds_allocation = excluded.holds_allocation, "
+                              "pool_chosen = excluded.pool_chosen, pool_option = excluded.pool_option, "
+                              "pool_label = excluded.pool_label");
     upsert.bind(1, record.name)
         .bind(2, record.containerId)
         .bind(3, record.cgroupPath)
@@ -118,6 +127,9 @@ void StateStore::save(const WorkloadRecord& record)
         .bind(18, core::toString(record.kind))
         .bind(19, record.removedAtUsec)
         .bind(20, int64_t{record.holdsAllocation})
+        .bind(21, int64_t{record.poolOption.has_value()})
+        .bind(22, record.poolOption.value_or(""))
+        .bind(23, record.poolLabel)
         .run();
 }
 
@@ -142,6 +154,74 @@ core::Amounts StateStore::reservedTotal()
 {
     return readAmounts(Statement(db_, "SELECT COALESCE(SUM(cpu_millis), 0), "
                                       "COALESCE(SUM(memory), 0) FROM reservations"));
+}
+
+std::optional<PoolRecord> StateStore::findPool(const std::string& name)
+{
+    Statement query(db_, "SELECT name, cpu_millis, memory FROM pools WHERE name = ?");
+    query.bind(1, name);
+    if (!query.step())
+        return std::nullopt;
+    return PoolRecord{query.text(0), {query.unsignedInteger(1), query.unsignedInteger(2)}};
+}
+
+std::vector<PoolRecord> StateStore::pools()
+{
+    Statement query(db_, "SELECT name, cpu_millis, memory FROM pools ORDER BY name");
+    std::vector<PoolRecord> result;
+    while (query.step())
+        result.push_back({query.text(0), {query.unsignedInteger(1), query.unsignedInteger(2)}});
+    return result;
+}
+
+void StateStore::savePool(const PoolRecord& pool)
+{
+    Statement(db_, "INSERT INTO pools (name, cpu_millis, memory) VALUES (?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET cpu_millis = excluded.cpu_millis, memory = excluded.memory")
+        .bind(1, pool.name)
+        .bind(2, pool.cap.cpuMillis)
+        .bind(3, pool.cap.memory)
+        .run();
+}
+
+bool StateStore::removePool(const std::string& name)
+{
+    WriteTransaction transaction(db_);
+    Statement(db_, "DELETE FROM pools WHERE name = ?").bind(1, name).run();
+    const bool removed = db_.changes() > 0;
+    Statement(db_, "UPDATE workloads SET pool_chosen = 0, pool_option = '' WHERE pool_chosen AND pool_option = ?")
+        .bind(1, name)
+        .run();
+    transaction.commit();
+    return removed;
+}
+
+std::vector<std::string> StateStore::poolMembers(const std::string& pool)
+{
+    Statement query(db_, "SELECT name FROM workloads WHERE " + std::string(kPoolOfRow) + " = ? ORDER BY name");
+    query.bind(1, pool);
+    std::vector<std::string> names;
+    while (query.step())
+        names.push_back(query.text(0));
+    return names;
+}
+
+core::Amounts StateStore::poolAllocated(const std::string& pool)
+{
+    return readAmounts(std::move(Statement(db_, "SELECT COALESCE(SUM(allocated_cpu_millis), 0), "
+                                                "COALESCE(SUM(allocated_memory), 0) FROM workloads "
+                                                "WHERE holds_allocation AND " +
+                                                    std::string(kPoolOfRow) + " = ?")
+                                         .bind(1, pool)));
+}
+
+core::Amounts StateStore::poolReserved(const std::string& pool)
+{
+    return readAmounts(std::move(Statement(db_, "SELECT COALESCE(SUM(r.cpu_millis), 0), COALESCE(SUM(r.memory), 0) "
+                                                "FROM reservations r JOIN workloads w ON w.name = r.workload "
+                                                "WHERE " +
+                                                    std::string(kPoolOfRow) + " = ?")
+                                         .bind(1, pool)));
 }
 
 int64_t StateStore::addReservation(const Reservation& reservation)
@@ -186,7 +266,8 @@ std::vector<Reservation> StateStore::reservations()
 void StateStore::deferUpdate(const DeferredUpdate& update)
 {
     Statement(db_, "INSERT OR REPLACE INTO deferred_updates (workload, request, force, "
-                   "reclaim_timeout_usec, caller_uid, created_at_usec, actor) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                   "reclaim_timeout_usec, caller_uid, created_at_usec, actor, pool_chosen, pool_option) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(1, update.workload)
         .bind(2, toJson(update.request))
         .bind(3, int64_t{update.force})
@@ -194,6 +275,8 @@ void StateStore::deferUpdate(const DeferredUpdate& update)
         .bind(5, int64_t{update.callerUid})
         .bind(6, update.createdAtUsec)
         .bind(7, update.actor)
+        .bind(8, int64_t{update.pool.has_value()})
+        .bind(9, update.pool.value_or(""))
         .run();
 }
 
@@ -205,7 +288,7 @@ void StateStore::removeDeferred(const std::string& workload)
 std::vector<DeferredUpdate> StateStore::deferredUpdates()
 {
     Statement query(db_, "SELECT id, workload, request, force, reclaim_timeout_usec, caller_uid, "
-                         "created_at_usec, actor FROM deferred_updates ORDER BY id");
+                         "created_at_usec, actor, pool_chosen, pool_option FROM deferred_updates ORDER BY id");
     std::vector<DeferredUpdate> updates;
     while (query.step()) {
         const int64_t timeout = query.integer(4);
@@ -218,6 +301,7 @@ std::vector<DeferredUpdate> StateStore::deferredUpdates()
             .callerUid = static_cast<uint32_t>(query.integer(5)),
             .createdAtUsec = query.unsignedInteger(6),
             .actor = query.text(7),
+            .pool = query.integer(8) != 0 ? std::optional<std::string>(query.text(9)) : std::nullopt,
         });
     }
     return updates;

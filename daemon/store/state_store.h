@@ -40,6 +40,12 @@ struct WorkloadRecord {
     uint64_t generation = 0;
     uint64_t observedGeneration = 0;
     uint64_t updatedAtUsec = 0;
+    // Pool membership (design.md §1b): the `Pool` option once given ("" for
+    // none) wins over the container's io.resized1.pool label.
+    std::optional<std::string> poolOption{};
+    std::string poolLabel{};
+
+    std::string pool() const { return poolOption.value_or(poolLabel); }
 
     // Running and paused workloads have a cgroup to read and write.
     bool hasCgroup() const
@@ -74,6 +80,16 @@ struct DeferredUpdate {
     uint64_t createdAtUsec = 0;
     // As HistoryEntry::actor.
     std::string actor{};
+    // Its `Pool` option, if it had one.
+    std::optional<std::string> pool{};
+};
+
+// A pool: a cap on the sum of its members' allocations (kUnlimited: none).
+struct PoolRecord {
+    std::string name{};
+    core::Amounts cap{core::kUnlimited, core::kUnlimited};
+
+    bool operator==(const PoolRecord&) const = default;
 };
 
 struct HistoryEntry {
@@ -127,6 +143,19 @@ public:
     void removeDeferred(const std::string& workload);
     // Oldest first.
     std::vector<DeferredUpdate> deferredUpdates();
+
+    std::optional<PoolRecord> findPool(const std::string& name);
+    std::vector<PoolRecord> pools();
+    void savePool(const PoolRecord& pool);
+    // The pool, and the choice of it by its members (they leave it; a
+    // label naming it names no pool until it is set again). False when
+    // there was no such pool.
+    bool removePool(const std::string& name);
+    // The pool's members, by name.
+    std::vector<std::string> poolMembers(const std::string& pool);
+    // As allocatedTotal() and reservedTotal(), for the members of one pool.
+    core::Amounts poolAllocated(const std::string& pool);
+    core::Amounts poolReserved(const std::string& pool);
 
     void recordHistory(const HistoryEntry& entry);
     // Newest first, at most `limit`; "" for the entries of every workload.

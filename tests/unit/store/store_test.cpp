@@ -136,6 +136,38 @@ TEST_F(StoreTest, WorkloadsSurviveReopeningWithEveryField)
     EXPECT_FALSE(reopened.find("other"));
 }
 
+TEST_F(StoreTest, PoolMembershipSurvivesReopeningAndGoesWithItsPool)
+{
+    auto chosen = sampleRecord("chosen", true);
+    chosen.poolOption = "batch";
+    chosen.poolLabel = "web";
+    auto labelled = sampleRecord("labelled", true);
+    labelled.poolLabel = "batch";
+    auto optedOut = sampleRecord("opted-out", true);
+    optedOut.poolOption = "";
+    optedOut.poolLabel = "batch";
+    {
+        store::StateStore store(file());
+        store.savePool({.name = "batch", .cap = {1000, core::kUnlimited}});
+        for (const auto& record : {chosen, labelled, optedOut})
+            store.save(record);
+    }
+    store::StateStore reopened(file());
+
+    EXPECT_EQ(reopened.find("chosen")->pool(), "batch");
+    EXPECT_EQ(reopened.find("opted-out")->poolOption, std::optional<std::string>(""));
+    EXPECT_EQ(reopened.findPool("batch"), (store::PoolRecord{"batch", {1000, core::kUnlimited}}));
+    EXPECT_EQ(reopened.poolMembers("batch"), (std::vector<std::string>{"chosen", "labelled"}));
+    EXPECT_EQ(reopened.poolAllocated("batch"), chosen.allocated + labelled.allocated);
+
+    EXPECT_TRUE(reopened.removePool("batch"));
+    EXPECT_FALSE(reopened.removePool("batch"));
+    EXPECT_EQ(reopened.find("chosen")->poolOption, std::nullopt);
+    EXPECT_EQ(reopened.find("chosen")->pool(), "web");
+    EXPECT_EQ(reopened.find("opted-out")->poolOption, std::optional<std::string>(""));
+    EXPECT_TRUE(reopened.pools().empty());
+}
+
 TEST_F(StoreTest, AllocationCountsTheWorkloadsThatHoldOne)
 {
     store::StateStore store(file());
@@ -342,6 +374,11 @@ TEST_F(StoreTest, DeferredUpdatesWaitOldestFirstAndANewerOneReplacesItsWorkloads
     EXPECT_TRUE(waiting[1].force);
     EXPECT_EQ(waiting[1].actor, "autoscale");
     EXPECT_EQ(waiting[1].reclaimTimeoutUsec, std::nullopt);
+    EXPECT_EQ(waiting[1].pool, std::nullopt);
+    store::DeferredUpdate joining{.workload = "b", .request = {.cpuMillis = 200}};
+    joining.pool = "batch";
+    store.deferUpdate(joining);
+    EXPECT_EQ(store.deferredUpdates().back().pool, std::optional<std::string>("batch"));
     store.removeDeferred("b");
     EXPECT_EQ(store.deferredUpdates().size(), 1u);
 }
