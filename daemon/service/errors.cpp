@@ -9,6 +9,8 @@ std::string_view toString(ErrorCode code)
         return "InvalidArgument";
     case ErrorCode::NoSuchWorkload:
         return "NoSuchWorkload";
+    case ErrorCode::NoSuchPool:
+        return "NoSuchPool";
     case ErrorCode::InsufficientResources:
         return "InsufficientResources";
     case ErrorCode::Infeasible:

@@ -11,6 +11,7 @@ namespace resized::service {
 enum class ErrorCode {
     InvalidArgument,
     NoSuchWorkload,
+    NoSuchPool,
     InsufficientResources,
     Infeasible,
     MemoryInUse,

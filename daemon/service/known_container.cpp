@@ -12,6 +12,7 @@ Instance knownContainer(const store::WorkloadRecord& record, const std::string& 
         .state = state,
         .cgroupPath = std::move(cgroupPath),
         .createLimits = {},
+        .poolLabel = record.poolLabel,
     };
 }
 

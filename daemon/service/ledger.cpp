@@ -1,5 +1,7 @@
 #include "service/ledger.h"
 
+#include <algorithm>
+
 namespace resized::service {
 
 Ledger::Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus)
@@ -13,6 +15,11 @@ core::NodeBudget Ledger::budget()
     for (const auto& [name, amounts] : unheld_)
         allocated = allocated + amounts;
     return {capacity_, allocated, store_.reservedTotal()};
+}
+
+core::NodeBudget Ledger::poolBudget(const store::PoolRecord& pool)
+{
+    return {pool.cap, store_.poolAllocated(pool.name), store_.poolReserved(pool.name)};
 }
 
 core::AdmissionDecision Ledger::assess(const AdmissionQuestion& question)
@@ -32,7 +39,21 @@ core::AdmissionDecision Ledger::assess(const AdmissionQuestion& question)
             return refusal;
         }
     }
-    return core::admit(budget(), question.held, question.wanted);
+    const core::AdmissionDecision decision = core::admit(budget(), question.held, question.wanted);
+    if (decision.verdict != core::Verdict::Admitted || question.pool.empty())
+        return decision;
+    const auto pool = store_.findPool(question.pool);
+    if (!pool)
+        return decision;
+    // A workload joining the pool holds what it holds until the change
+    // lands, and what it asked after: the pool needs room for the larger.
+    const core::Amounts current = question.countedInPool ? question.held : core::Amounts{};
+    const core::Amounts target =
+        question.countedInPool ? question.wanted
+                               : core::Amounts{std::max(question.held.cpuMillis, question.wanted.cpuMillis),
+                                               std::max(question.held.memory, question.wanted.memory)};
+    const auto poolDecision = core::admit(poolBudget(*pool), current, target, core::BudgetLevel::pool(pool->name));
+    return poolDecision.verdict == core::Verdict::Admitted ? decision : poolDecision;
 }
 
 bool Ledger::countUnheld(const std::string& workload, const core::Amounts& amounts)

@@ -23,17 +23,25 @@ struct AdmissionQuestion {
     std::optional<core::CpuSet> allowedCpus;
     // The CPUs the workload's parent cgroup allows, when it has a cgroup.
     std::optional<core::CpuSet> parentCpus;
+    // The pool the workload is in after the change ("" for none), and
+    // whether `held` already counts in that pool's allocation.
+    std::string pool;
+    bool countedInPool = false;
 };
 
 // The node's budget (design.md §1: available = capacity − allocated −
 // reserved) and the one admission decision. Allocated is the sum of the
 // allocations the store holds plus, for every workload with a cgroup that
-// resized holds nothing for, what its cgroup holds now.
+// resized holds nothing for, what its cgroup holds now. Admission is
+// hierarchical (design.md §1b): the node, then the workload's pool, whose
+// allocation is the sum its members hold in the store.
 class Ledger {
 public:
     Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus);
 
     core::NodeBudget budget();
+    // The pool's budget: its cap, what its members hold and reserve.
+    core::NodeBudget poolBudget(const store::PoolRecord& pool);
     const core::Amounts& capacity() const { return capacity_; }
     const core::CpuSet& nodeCpus() const { return nodeCpus_; }
     void setCapacity(const core::Amounts& capacity) { capacity_ = capacity; }

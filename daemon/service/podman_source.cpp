@@ -3,6 +3,17 @@
 #include "runtime/podman_json.h"
 
 namespace resized::service {
+namespace {
+
+// design.md §1b: `--label io.resized1.pool=NAME` puts a container or a pod
+// in a pool.
+std::string poolLabelOf(const runtime::Labels& labels)
+{
+    const auto label = labels.find("io.resized1.pool");
+    return label == labels.end() ? std::string() : label->second;
+}
+
+}  // namespace
 
 Instance instanceOf(const runtime::Container& container)
 {
@@ -15,6 +26,7 @@ Instance instanceOf(const runtime::Container& container)
                                     : core::RunState::Running,
         .cgroupPath = container.running ? container.cgroupPath : std::string(),
         .createLimits = container.createLimits,
+        .poolLabel = poolLabelOf(container.labels),
     };
 }
 
@@ -52,6 +64,7 @@ std::vector<Instance> PodmanContainerSource::list()
                 .state = core::RunState::Stopped,
                 .cgroupPath = {},
                 .createLimits = {},
+                .poolLabel = poolLabelOf(entry.labels),
             });
             continue;
         }
@@ -93,6 +106,7 @@ Instance instanceOf(const runtime::Pod& pod)
         // Podman reports the path of a stopped pod too; it has no cgroup then.
         .cgroupPath = state == core::RunState::Stopped ? std::string() : pod.cgroupPath,
         .createLimits = pod.createLimits,
+        .poolLabel = poolLabelOf(pod.labels),
     };
 }
 

@@ -10,6 +10,7 @@ void bind(store::WorkloadRecord& record, const Instance& instance)
     record.pod = instance.pod;
     record.runState = instance.state;
     record.cgroupPath = instance.cgroupPath;
+    record.poolLabel = instance.poolLabel;
     record.removedAtUsec = 0;
 }
 

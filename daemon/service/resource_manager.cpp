@@ -79,6 +79,18 @@ void logFailedBackgroundUpdate(const std::string& name, const UpdateResult& resu
         spdlog::warn("{}: update not applied: {}", name, error->what());
 }
 
+// The record as it would be after a change with this `Pool` option, in the
+// pool its instance's label names unless an option chose one.
+store::WorkloadRecord withMembership(store::WorkloadRecord record, const std::optional<Instance>& instance,
+                                     const std::optional<std::string>& poolOption)
+{
+    if (instance)
+        record.poolLabel = instance->poolLabel;
+    if (poolOption)
+        record.poolOption = *poolOption;
+    return record;
+}
+
 }  // namespace
 
 ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo node, store::StateStore& store,
@@ -207,6 +219,8 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         unheld_.count(target.name, target.instance->cgroupPath, question.held);
     }
     question.wanted = core::allocationOf(assessment.baseline.overlaidWith(assessment.desired));
+    question.pool = record.pool();
+    question.countedInPool = target.record && target.record->holdsAllocation && target.record->pool() == question.pool;
     question.allowedCpus = request.allowedCpus;
     if (target.hasCgroup() && request.allowedCpus && !request.allowedCpus->empty())
         question.parentCpus = drivers_.forCgroup(target.instance->cgroupPath).parentCpus(target.instance->cgroupPath);
@@ -256,9 +270,11 @@ void ResourceManager::validate(const std::string& workload, const core::Resource
     });
 }
 
-Verdict ResourceManager::decide(const Target& target, const core::Resources& request)
+Verdict ResourceManager::decide(const Target& target, const core::Resources& request,
+                                const std::optional<std::string>& pool)
 {
-    store::WorkloadRecord record = target.record.value_or(store::WorkloadRecord{.name = target.name});
+    const store::WorkloadRecord record =
+        withMembership(target.record.value_or(store::WorkloadRecord{.name = target.name}), target.instance, pool);
     core::AdmissionDecision decision;
     try {
         decision = ledger_.assess(assess(target, record, request).question);
@@ -286,10 +302,17 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     store::WorkloadRecord record = target.record.value_or(
         store::WorkloadRecord{.name = name, .kind = target.parsed.kind});
     const core::Resources previousDesired = record.desired;
+    if (queued.options.pool && !queued.options.pool->empty() && !store_.findPool(*queued.options.pool)) {
+        answerRefusal(target, queued, ErrorCode::NoSuchPool, "no pool is named \"" + *queued.options.pool + "\"",
+                      started);
+        return;
+    }
+    // Refused, the workload keeps the membership it had.
+    const store::WorkloadRecord joined = withMembership(record, target.instance, queued.options.pool);
 
     Assessment assessment;
     try {
-        assessment = assess(target, record, queued.request);
+        assessment = assess(target, joined, queued.request);
     } catch (const cgroup::CgroupError& error) {
         answerRefusal(target, queued, ErrorCode::ApplyFailed,
                       std::string("cannot read the workload's cgroup: ") + error.what(), started);
@@ -299,6 +322,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     store::WriteTransaction transaction(store_.database());
     const core::AdmissionDecision decision = ledger_.assess(assessment.question);
     if (decision.verdict == core::Verdict::Insufficient && queued.options.defer && !queued.options.dryRun) {
+        // It joins the pool when it runs, with the option kept beside it.
         deferUpdate(target, std::move(record), queued, decision.reason, started);
         transaction.commit();
         const auto saved = store_.find(name);
@@ -328,6 +352,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         return;
     }
 
+    record = joined;
     record.kind = target.parsed.kind;
     if (target.instance)
         transition::bind(record, *target.instance);
@@ -647,6 +672,7 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
         .callerUid = queued.actor.uid,
         .createdAtUsec = started,
         .actor = queued.actor.name,
+        .pool = queued.options.pool,
     });
     spdlog::info("{}: deferred {}: {}", target.name, core::describe(queued.request), reason);
     recordHistory(target.name, queued.actor, "update", queued.request, "deferred", record.message, started);
@@ -668,9 +694,10 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
                 else
                     store_.removeDeferred(update.workload);
             } else if (Target& target = std::get<Target>(resolved);
-                       !busy(target.name) && decide(target, update.request).first) {
+                       !busy(target.name) && decide(target, update.request, update.pool).first) {
                 UpdateOptions options;
                 options.force = update.force;
+                options.pool = update.pool;
                 if (update.reclaimTimeoutUsec)
                     options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
                 const std::string name = target.name;

@@ -42,6 +42,9 @@ struct UpdateOptions {
     bool force = false;
     bool defer = false;
     std::optional<std::chrono::microseconds> reclaimTimeout;
+    // The pool the workload joins ("": none), durable, winning over its
+    // io.resized1.pool label; unset keeps the membership it has.
+    std::optional<std::string> pool;
 };
 
 // What a call ends with: its value, or the error of the D-Bus contract.
@@ -117,6 +120,12 @@ public:
     void reload(const Settings& settings);
 
     core::NodeBudget budget();
+    // A pool was set or removed: what waits for capacity may fit now.
+    void poolsChanged()
+    {
+        announcer_.budgetChanged();
+        deferred_.schedulePass();
+    }
     // Allocatable: the node less its system reserve. Reads nothing.
     const core::Amounts& capacity() const { return ledger_.capacity(); }
     bool runtimeConnected() const { return runtimeConnected_; }
@@ -172,9 +181,12 @@ private:
     // The workload `asked` names, as its source finds it now.
     void resolve(const std::string& asked, Answer<Target> then);
     Target targetOf(const std::string& asked, const core::WorkloadName& parsed, Found found);
+    // `record` is the workload's record with the membership it would have
+    // after the change (withMembership()).
     Assessment assess(const Target& target, const store::WorkloadRecord& record,
                       const core::Resources& request);
-    Verdict decide(const Target& target, const core::Resources& request);
+    Verdict decide(const Target& target, const core::Resources& request,
+                   const std::optional<std::string>& pool = std::nullopt);
     store::WorkloadRecord statusOf(const std::string& asked, Outcome<Target> resolved);
     void forgetResolved(const std::string& asked, Outcome<Target> resolved, uint32_t callerUid, uint64_t started);
     core::Resources readActual(const std::string& cgroupPath);

@@ -108,6 +108,7 @@ std::optional<Instance> SystemdUnitSource::find(const core::WorkloadName& name)
         .state = running ? core::RunState::Running : core::RunState::Stopped,
         .cgroupPath = running ? cgroup : std::string(),
         .createLimits = {},
+        .poolLabel = {},
     };
 }
 

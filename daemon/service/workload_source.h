@@ -21,6 +21,8 @@ struct Instance {
     std::string cgroupPath;
     // As created; the keys it was created without are missing.
     core::Resources createLimits;
+    // The pool its io.resized1.pool label names, "" without one.
+    std::string poolLabel;
 
     bool hasCgroup() const
     {

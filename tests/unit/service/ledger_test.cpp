@@ -17,13 +17,15 @@ const Amounts kCapacity{4000, 8 * kGi};
 class LedgerTest : public ::testing::Test {
 protected:
     // A workload the store holds an allocation for (or only remembers).
-    void remember(const std::string& name, Amounts allocated, bool holdsAllocation = true)
+    void remember(const std::string& name, Amounts allocated, bool holdsAllocation = true,
+                  const std::string& poolLabel = "")
     {
         store::WorkloadRecord record;
         record.name = name;
         record.runState = core::RunState::Running;
         record.holdsAllocation = holdsAllocation;
         record.allocated = allocated;
+        record.poolLabel = poolLabel;
         store_.save(record);
     }
 
@@ -35,9 +37,16 @@ protected:
         return store_.addReservation({.workload = name, .amounts = amounts});
     }
 
-    AdmissionQuestion question(Amounts held, Amounts wanted) const
+    AdmissionQuestion question(Amounts held, Amounts wanted, const std::string& pool = "",
+                               bool countedInPool = false) const
     {
-        return {.workload = "web", .held = held, .wanted = wanted, .allowedCpus = {}, .parentCpus = {}};
+        return {.workload = "web",
+                .held = held,
+                .wanted = wanted,
+                .allowedCpus = {},
+                .parentCpus = {},
+                .pool = pool,
+                .countedInPool = countedInPool};
     }
 
     resized::test::TempDirectory directory_;
@@ -190,6 +199,75 @@ TEST_F(LedgerTest, ACapacityChangeTakesEffectAtOnce)
     EXPECT_EQ(ledger_.budget().available(), (Amounts{500, kGi}));
     EXPECT_EQ(ledger_.assess(question({0, 0}, {600, 0})).verdict, Verdict::Insufficient);
     EXPECT_EQ(ledger_.assess(question({0, 0}, {1600, 0})).verdict, Verdict::Infeasible);
+}
+
+
+// design.md §1b: node, then pool; the pool's allocation is what its members
+// hold, by their option or their label.
+TEST_F(LedgerTest, APoolCapRefusesAnIncreaseTheNodeWouldAdmit)
+{
+    store_.savePool({.name = "batch", .cap = {1000, core::kUnlimited}});
+    remember("member", {800, kGi}, true, "batch");
+    remember("web", {100, 0}, true, "batch");
+
+    const auto decision = ledger_.assess(question({100, 0}, {400, 0}, "batch", true));
+
+    EXPECT_EQ(decision.verdict, Verdict::Insufficient);
+    EXPECT_EQ(decision.reason, "pool batch: asked 300m more CPU, 100m available in the pool");
+    EXPECT_EQ(ledger_.assess(question({100, 0}, {200, 0}, "batch", true)).verdict, Verdict::Admitted);
+    // The node alone would have had room.
+    EXPECT_EQ(ledger_.assess(question({100, 0}, {400, 0})).verdict, Verdict::Admitted);
+}
+
+TEST_F(LedgerTest, MoreThanAPoolsCapIsInfeasible)
+{
+    store_.savePool({.name = "batch", .cap = {core::kUnlimited, kGi}});
+
+    const auto decision = ledger_.assess(question({}, {0, 2 * kGi}, "batch"));
+
+    EXPECT_EQ(decision.verdict, Verdict::Infeasible);
+    EXPECT_EQ(decision.reason, "pool batch: asked 2Gi memory, more than its cap 1Gi");
+}
+
+TEST_F(LedgerTest, AWorkloadJoiningAPoolNeedsRoomForTheLargerOfHeldAndWanted)
+{
+    store_.savePool({.name = "batch", .cap = {1000, core::kUnlimited}});
+    remember("member", {500, 0}, true, "batch");
+    remember("web", {800, 0});
+
+    // A shrink from 800m to 300m: until it lands, web holds 800m.
+    const auto decision = ledger_.assess(question({800, 0}, {300, 0}, "batch"));
+    EXPECT_EQ(decision.verdict, Verdict::Insufficient);
+    EXPECT_EQ(decision.reason, "pool batch: asked 800m more CPU, 500m available in the pool");
+    EXPECT_EQ(ledger_.assess(question({400, 0}, {300, 0}, "batch")).verdict, Verdict::Admitted);
+}
+
+TEST_F(LedgerTest, MembersReservationsCountInTheirPool)
+{
+    store_.savePool({.name = "batch", .cap = {1000, core::kUnlimited}});
+    reserve("member", {600, 0});
+    store::WorkloadRecord member = *store_.find("member");
+    member.poolOption = "batch";
+    store_.save(member);
+
+    EXPECT_EQ(ledger_.poolBudget(*store_.findPool("batch")).reserved, (Amounts{600, 0}));
+    EXPECT_EQ(ledger_.assess(question({}, {500, 0}, "batch")).verdict, Verdict::Insufficient);
+}
+
+TEST_F(LedgerTest, AnOptionWinsOverALabelAndAPoolThatDoesNotExistCapsNothing)
+{
+    store_.savePool({.name = "batch", .cap = {100, core::kUnlimited}});
+    store::WorkloadRecord elsewhere;
+    elsewhere.name = "elsewhere";
+    elsewhere.holdsAllocation = true;
+    elsewhere.allocated = {1000, 0};
+    elsewhere.poolLabel = "batch";
+    elsewhere.poolOption = "";
+    store_.save(elsewhere);
+
+    EXPECT_EQ(ledger_.poolBudget(*store_.findPool("batch")).allocated, Amounts{});
+    EXPECT_EQ(store_.poolMembers("batch"), std::vector<std::string>{});
+    EXPECT_EQ(ledger_.assess(question({}, {3000, 0}, "nosuch")).verdict, Verdict::Admitted);
 }
 
 }  // namespace

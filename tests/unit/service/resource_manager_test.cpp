@@ -80,7 +80,8 @@ protected:
                      .pod = "",
                      .state = RunState::Stopped,
                      .cgroupPath = "",
-                     .createLimits = createLimits});
+                     .createLimits = createLimits,
+                     .poolLabel = ""});
         manager_->containerEvents().containerCreated(id, name);
     }
 
