@@ -28,6 +28,7 @@
 #include "service/metrics.h"
 #include "service/node.h"
 #include "service/podman_source.h"
+#include "service/pools.h"
 #include "service/resource_manager.h"
 #include "service/runtime_watcher.h"
 #include "service/systemd_unit_source.h"
@@ -114,9 +115,11 @@ int run(const resized::CommandLine& commandLine)
     autoscaler.start();
     metrics.publishRecommendations([&autoscaler] { return autoscaler.recommendations(); });
 
+    service::Pools pools(store, [&manager] { manager.poolsChanged(); });
+
     auto connection = sdbus::createSystemBusConnection();
-    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, settings.adminGroup);
-    managerObject.publishWorkloads();
+    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, pools, settings.adminGroup);
+    managerObject.publishObjects();
     bus::BusEventSource busSource(*connection, loop);
     bus::SystemdReloadWatch systemdReloadWatch(*connection, manager);
     // Before the name is taken: a client that sees it may stop us at once,

@@ -84,12 +84,13 @@ std::tuple<> noResults(std::monostate) { return {}; }
 
 ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
                              service::ResourceManager& manager, service::Autoscaler& autoscaler,
-                             service::Metrics& metrics, std::string adminGroup)
+                             service::Metrics& metrics, service::Pools& pools, std::string adminGroup)
     : AdaptorInterfaces(connection, std::string(kManagerPath)),
       loop_(loop),
       manager_(manager),
       autoscaler_(autoscaler),
       metrics_(metrics),
+      pools_(pools),
       authorization_(std::move(adminGroup)),
       lastBudget_(manager_.budget())
 {
@@ -104,13 +105,32 @@ ManagerObject::~ManagerObject()
     workloads_.clear();
     retired_.clear();
     publishAfterReaping_.clear();
+    poolObjects_.clear();
     unregisterAdaptor();
 }
 
-void ManagerObject::publishWorkloads()
+void ManagerObject::publishObjects()
 {
     for (const auto& record : manager_.workloads())
         workloadChanged(record);
+    refreshPools();
+}
+
+void ManagerObject::refreshPools()
+{
+    std::map<std::string, std::unique_ptr<PoolObject>> current;
+    for (const auto& pool : pools_.list()) {
+        auto status = pools_.status(pool.name);
+        auto existing = poolObjects_.extract(pool.name);
+        if (existing.empty()) {
+            current.emplace(pool.name, std::make_unique<PoolObject>(getObject().getConnection(), std::move(status)));
+        } else {
+            existing.mapped()->refresh(status);
+            current.insert(std::move(existing));
+        }
+    }
+    // What is left in poolObjects_ was removed: its objects go with it.
+    poolObjects_ = std::move(current);
 }
 
 const sdbus::Message& ManagerObject::currentCall() { return *getObject().getCurrentlyProcessedMessage(); }
@@ -180,6 +200,11 @@ void ManagerObject::budgetChanged()
     lastBudget_ = budget;
     if (!changed.empty())
         emitPropertiesChangedSignal(kManagerInterface, changed);
+    try {
+        refreshPools();
+    } catch (const store::StoreError& error) {
+        spdlog::warn("cannot read the pools to announce them: {}", error.what());
+    }
 }
 
 void ManagerObject::runtimeConnectionChanged(bool)
@@ -335,6 +360,32 @@ void ManagerObject::RemoveAutoscalePolicy(const std::string& workload)
         if (!name || !autoscaler_.removePolicy(name->canonical()))
             throw service::ResizeError(service::ErrorCode::NoSuchWorkload,
                                        "no autoscale policy for \"" + workload + "\"");
+    });
+}
+
+void ManagerObject::SetPool(const std::string& name, const Dictionary& spec)
+{
+    translatingErrors([&] {
+        authorization_.requireChangePermission(currentCall());
+        pools_.set(name, decodePoolSpec(spec));
+    });
+}
+
+void ManagerObject::RemovePool(const std::string& name)
+{
+    translatingErrors([&] {
+        authorization_.requireChangePermission(currentCall());
+        pools_.remove(name);
+    });
+}
+
+std::vector<sdbus::Struct<std::string, sdbus::ObjectPath>> ManagerObject::ListPools()
+{
+    return translatingErrors([&] {
+        std::vector<sdbus::Struct<std::string, sdbus::ObjectPath>> list;
+        for (const auto& pool : pools_.list())
+            list.emplace_back(pool.name, sdbus::ObjectPath(poolPath(pool.name)));
+        return list;
     });
 }
 

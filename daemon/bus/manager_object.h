@@ -7,18 +7,20 @@
 #include <sdbus-c++/sdbus-c++.h>
 
 #include "bus/authorization.h"
+#include "bus/pool_object.h"
 #include "bus/variants.h"
 #include "bus/workload_object.h"
 #include "manager_adaptor.h"
 #include "service/autoscaler.h"
 #include "service/event_loop.h"
 #include "service/metrics.h"
+#include "service/pools.h"
 #include "service/resource_manager.h"
 
 namespace resized::bus {
 
-// /io/resized1: io.resized1.Manager, the ObjectManager of the workload
-// objects, and the observer that keeps them and the properties current.
+// /io/resized1: io.resized1.Manager, the ObjectManager of the workload and
+// pool objects, and the observer that keeps them and the properties current.
 class ManagerObject final
     : public sdbus::AdaptorInterfaces<io::resized1::Manager_adaptor, sdbus::ObjectManager_adaptor,
                                       sdbus::Properties_adaptor>,
@@ -27,13 +29,13 @@ class ManagerObject final
 public:
     ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
                   service::ResourceManager& manager, service::Autoscaler& autoscaler, service::Metrics& metrics,
-                  std::string adminGroup);
+                  service::Pools& pools, std::string adminGroup);
     ~ManagerObject();
 
     void setAdminGroup(std::string group) { authorization_.setAdminGroup(std::move(group)); }
 
-    // Publishes one object per workload the store knows.
-    void publishWorkloads();
+    // Publishes one object per workload and one per pool the store knows.
+    void publishObjects();
 
     void workloadChanged(const store::WorkloadRecord& record) override;
     void workloadForgotten(const std::string& name) override;
@@ -64,6 +66,9 @@ private:
     std::string GetMetrics() override;
     void SetAutoscalePolicy(sdbus::Result<>&& result, std::string workload, Dictionary policy) override;
     void RemoveAutoscalePolicy(const std::string& workload) override;
+    void SetPool(const std::string& name, const Dictionary& spec) override;
+    void RemovePool(const std::string& name) override;
+    std::vector<sdbus::Struct<std::string, sdbus::ObjectPath>> ListPools() override;
     void PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId, std::string containerName,
                           uint32_t pid) override;
 
@@ -84,11 +89,14 @@ private:
     // policy for the workload.
     std::tuple<Dictionary> statusOf(const store::WorkloadRecord& record) const;
     void reapRetired();
+    // Every pool object as the store has it now: created, changed, removed.
+    void refreshPools();
 
     service::EventLoop& loop_;
     service::ResourceManager& manager_;
     service::Autoscaler& autoscaler_;
     service::Metrics& metrics_;
+    service::Pools& pools_;
     ChangeAuthorization authorization_;
     core::NodeBudget lastBudget_;
     std::map<std::string, std::unique_ptr<WorkloadObject>> workloads_;
@@ -99,6 +107,7 @@ private:
     // Workloads managed again before their forgotten object went: their path
     // is taken until then.
     std::map<std::string, store::WorkloadRecord> publishAfterReaping_;
+    std::map<std::string, std::unique_ptr<PoolObject>> poolObjects_;
 };
 
 }  // namespace resized::bus

@@ -35,6 +35,26 @@ core::autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary)
     return asInvalidArgument([&] { return dbus_codec::decodeAutoscalePolicy(dictionary); });
 }
 
+service::PoolSpec decodePoolSpec(const Dictionary& dictionary)
+{
+    return asInvalidArgument([&] {
+        service::PoolSpec spec;
+        for (const auto& [key, value] : dictionary) {
+            if (key == "CpuMillis")
+                spec.cpuMillis = valueOf<uint64_t>(key, value);
+            else if (key == "MemoryMax")
+                spec.memory = valueOf<uint64_t>(key, value);
+            else if (key == "Budgets")
+                // Accepting them without enforcing them would promise what
+                // is not kept.
+                throw dbus_codec::InvalidDictionary("disruption budgets are not supported yet");
+            else
+                throw dbus_codec::InvalidDictionary("unknown pool key \"" + key + "\" (known: CpuMillis, MemoryMax)");
+        }
+        return spec;
+    });
+}
+
 Dictionary encodeAutoscaleStatus(const service::AutoscaleStatus& status)
 {
     Dictionary dictionary{{"Condition", sdbus::Variant(status.condition)},
@@ -65,9 +85,11 @@ service::UpdateOptions decodeOptions(const Dictionary& dictionary)
             else if (key == "ReclaimTimeoutUSec")
                 options.reclaimTimeout = std::chrono::microseconds(
                     std::min<uint64_t>(valueOf<uint64_t>(key, value), std::chrono::microseconds::max().count()));
+            else if (key == "Pool")
+                options.pool = valueOf<std::string>(key, value);
             else
                 throw dbus_codec::InvalidDictionary("unknown option \"" + key +
-                                                    "\" (known: DryRun, Force, Defer, ReclaimTimeoutUSec)");
+                                                    "\" (known: DryRun, Force, Defer, ReclaimTimeoutUSec, Pool)");
         }
         return options;
     });
@@ -82,8 +104,7 @@ Dictionary encodeStatus(const store::WorkloadRecord& record)
         {"Driver", sdbus::Variant(record.driver)},
         {"Kind", sdbus::Variant(std::string(core::toString(record.kind)))},
         {"Pod", sdbus::Variant(record.pod)},
-        // Pools come with their own issue; until then no workload has one.
-        {"Pool", sdbus::Variant(std::string())},
+        {"Pool", sdbus::Variant(record.pool())},
         {"Desired", sdbus::Variant(encodeResources(record.desired))},
         {"Actual", sdbus::Variant(encodeResources(record.actual))},
         {"SyncState", sdbus::Variant(std::string(core::toString(record.syncState)))},

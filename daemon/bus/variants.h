@@ -4,6 +4,7 @@
 #include "dbus_codec/autoscale_policy.h"
 #include "dbus_codec/resource_dictionary.h"
 #include "service/autoscaler.h"
+#include "service/pools.h"
 #include "service/resource_manager.h"
 #include "store/state_store.h"
 
@@ -19,6 +20,9 @@ core::Resources decodeResources(const Dictionary& dictionary);
 
 // Decodes the options of UpdateResources/Update, with the same errors.
 service::UpdateOptions decodeOptions(const Dictionary& dictionary);
+
+// SetPool's dictionary; throws service::ResizeError(InvalidArgument).
+service::PoolSpec decodePoolSpec(const Dictionary& dictionary);
 
 // SetAutoscalePolicy's dictionary; throws service::ResizeError(InvalidArgument).
 core::autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary);

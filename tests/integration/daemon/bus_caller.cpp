@@ -4,7 +4,8 @@
 //
 //   daemon_test_bus_caller METHOD [WORKLOAD]
 //
-// Methods that take resources ask for CpuMillis 500.
+// Methods that take resources ask for CpuMillis 500; SetPool and RemovePool
+// take a pool's name for WORKLOAD.
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -60,7 +61,17 @@ void call(sdbus::IProxy& manager, const std::string& method, const std::string& 
         const Dictionary policy{{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}};
         manager.callMethod(method).onInterface(interface).withArguments(workload, policy);
     }
-    else if (method == "Reconcile" || method == "Forget" || method == "RemoveAutoscalePolicy")
+    else if (method == "SetPool")
+    {
+        manager.callMethod(method).onInterface(interface).withArguments(workload, resources);
+    }
+    else if (method == "ListPools")
+    {
+        std::vector<sdbus::Struct<std::string, sdbus::ObjectPath>> pools;
+        manager.callMethod(method).onInterface(interface).storeResultsTo(pools);
+    }
+    else if (method == "Reconcile" || method == "Forget" || method == "RemoveAutoscalePolicy" ||
+             method == "RemovePool")
     {
         manager.callMethod(method).onInterface(interface).withArguments(workload);
     }

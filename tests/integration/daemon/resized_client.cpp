@@ -107,6 +107,23 @@ void ResizedClient::removeAutoscalePolicy(const std::string& workload)
     manager_->callMethod("RemoveAutoscalePolicy").onInterface(managerInterface).withArguments(workload);
 }
 
+void ResizedClient::setPool(const std::string& name, const Dictionary& spec)
+{
+    manager_->callMethod("SetPool").onInterface(managerInterface).withArguments(name, spec);
+}
+
+void ResizedClient::removePool(const std::string& name)
+{
+    manager_->callMethod("RemovePool").onInterface(managerInterface).withArguments(name);
+}
+
+std::vector<PoolEntry> ResizedClient::listPools()
+{
+    std::vector<PoolEntry> pools;
+    manager_->callMethod("ListPools").onInterface(managerInterface).storeResultsTo(pools);
+    return pools;
+}
+
 Dictionary ResizedClient::updateWorkload(const sdbus::ObjectPath& path,
                                          const ResourceValues& resources,
                                          const Dictionary& options)
@@ -152,15 +169,30 @@ Dictionary ResizedClient::managerProperties()
     return properties;
 }
 
-Dictionary ResizedClient::workloadProperties(const sdbus::ObjectPath& path)
+namespace
 {
-    const auto workload = sdbus::createProxy(*connection_, busName, path);
+
+Dictionary allProperties(sdbus::IConnection& connection, const sdbus::ObjectPath& path, const char* interface)
+{
+    const auto object = sdbus::createProxy(connection, busName, path);
     Dictionary properties;
-    workload->callMethod("GetAll")
+    object->callMethod("GetAll")
         .onInterface(propertiesInterface)
-        .withArguments(std::string(workloadInterface))
+        .withArguments(std::string(interface))
         .storeResultsTo(properties);
     return properties;
+}
+
+} // namespace
+
+Dictionary ResizedClient::workloadProperties(const sdbus::ObjectPath& path)
+{
+    return allProperties(*connection_, path, workloadInterface);
+}
+
+Dictionary ResizedClient::poolProperties(const sdbus::ObjectPath& path)
+{
+    return allProperties(*connection_, path, poolInterface);
 }
 
 ManagedObjects ResizedClient::managedObjects()

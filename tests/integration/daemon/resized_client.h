@@ -18,7 +18,10 @@ inline constexpr auto busName = "io.resized1";
 inline constexpr auto managerPath = "/io/resized1";
 inline constexpr auto managerInterface = "io.resized1.Manager";
 inline constexpr auto workloadInterface = "io.resized1.Workload";
+inline constexpr auto poolInterface = "io.resized1.Pool";
 
+// One entry of ListPools: name, object path.
+using PoolEntry = sdbus::Struct<std::string, sdbus::ObjectPath>;
 // One entry of ListWorkloads: name, sync state, update state, object path.
 using WorkloadEntry =
     sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>;
@@ -50,6 +53,9 @@ class ResizedClient
     std::string getMetrics();
     void setAutoscalePolicy(const std::string& workload, const Dictionary& policy);
     void removeAutoscalePolicy(const std::string& workload);
+    void setPool(const std::string& name, const Dictionary& spec);
+    void removePool(const std::string& name);
+    std::vector<PoolEntry> listPools();
 
     // The methods of the io.resized1.Workload object at path.
     Dictionary updateWorkload(const sdbus::ObjectPath& path, const ResourceValues& resources,
@@ -62,6 +68,8 @@ class ResizedClient
     Dictionary managerProperties();
     std::uint64_t managerNumber(const std::string& name);
     Dictionary workloadProperties(const sdbus::ObjectPath& path);
+    // Every property of the io.resized1.Pool object at path.
+    Dictionary poolProperties(const sdbus::ObjectPath& path);
     ManagedObjects managedObjects();
     std::string introspect(const std::string& path);
 

@@ -1,0 +1,158 @@
+// Pools (design.md §1b): a cap on the sum of the members' allocations,
+// admitted after the node's budget, membership by label or option, over the
+// real bus with real containers.
+
+#include "daemon_test.h"
+
+#include "support/wait.h"
+
+#include <gtest/gtest.h>
+
+#include <limits>
+
+namespace resized::integration
+{
+namespace
+{
+
+using sdbus::Variant;
+
+constexpr auto bound = std::chrono::seconds(30);
+const std::string poolLabel = "--label=io.resized1.pool=batch";
+
+class PoolTest : public DaemonTest
+{
+  protected:
+    Dictionary batch() { return client().poolProperties(batchPath()); }
+    static sdbus::ObjectPath batchPath() { return sdbus::ObjectPath("/io/resized1/pool/batch"); }
+    static Dictionary cpuCap(std::uint64_t millis) { return {{"CpuMillis", Variant(millis)}}; }
+    static Dictionary inPool(const std::string& pool) { return {{"Pool", Variant(pool)}}; }
+};
+
+TEST_F(PoolTest, APoolCapRefusesAMemberWhileTheNodeHasRoom)
+{
+    client().setPool("batch", cpuCap(500));
+    const auto first = runContainer("first", {poolLabel});
+    const auto second = runContainer("second", {poolLabel});
+    client().updateResources(first.name(), ResourceValues{.cpuMillis = 300});
+    ASSERT_GT(cpuCapacity(), 1000U);
+
+    const auto refused = errorOf([&] { client().updateResources(second.name(), ResourceValues{.cpuMillis = 300}); });
+
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.InsufficientResources");
+    EXPECT_EQ(refused->getMessage(), "pool batch: asked 300m more CPU, 200m available in the pool");
+    EXPECT_NE(CgroupLimits::read(second.cgroupPath()).cpuMillis(), 300U);
+    EXPECT_EQ(entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis"), 300U);
+    // Inside the cap it passes, and the pool counts both.
+    client().updateResources(second.name(), ResourceValues{.cpuMillis = 200});
+    EXPECT_EQ(CgroupLimits::read(second.cgroupPath()).cpuMillis(), 200U);
+    const Dictionary pool = batch();
+    EXPECT_EQ(entryOf<std::uint64_t>(pool, "CpuAllocatedMillis"), 500U);
+    EXPECT_EQ(entryOf<std::uint64_t>(pool, "CpuCapacityMillis"), 500U);
+    EXPECT_EQ(entryOf<std::vector<std::string>>(pool, "Members"),
+              (std::vector<std::string>{first.name(), second.name()}));
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(second.name()), "Pool"), "batch");
+}
+
+TEST_F(PoolTest, TheOptionJoinsAPoolDurablyAndWinsOverTheLabel)
+{
+    client().setPool("batch", cpuCap(400));
+    client().setPool("web", cpuCap(2000));
+    const auto labelled = runContainer("labelled", {poolLabel});
+    const auto unlabelled = runContainer("unlabelled");
+
+    // An explicit option takes the labelled container out of batch.
+    client().updateResources(labelled.name(), ResourceValues{.cpuMillis = 900}, inPool("web"));
+    client().updateResources(unlabelled.name(), ResourceValues{.cpuMillis = 300}, inPool("batch"));
+    // A later update without the option keeps the membership chosen.
+    const auto refused = errorOf([&] { client().updateResources(unlabelled.name(), ResourceValues{.cpuMillis = 500}); });
+
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.Infeasible");
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(labelled.name()), "Pool"), "web");
+    EXPECT_EQ(entryOf<std::vector<std::string>>(batch(), "Members"), std::vector<std::string>{unlabelled.name()});
+    // Kept across a restart of the daemon.
+    daemon().stop();
+    startDaemon();
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(unlabelled.name()), "Pool"), "batch");
+    EXPECT_EQ(entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis"), 300U);
+    // "" leaves the pool.
+    client().updateResources(unlabelled.name(), ResourceValues{.cpuMillis = 500}, inPool(""));
+    EXPECT_EQ(CgroupLimits::read(unlabelled.cgroupPath()).cpuMillis(), 500U);
+    EXPECT_EQ(entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis"), 0U);
+}
+
+TEST_F(PoolTest, AnUnknownPoolOrABadSpecIsRefusedAndChangesNothing)
+{
+    const auto container = runContainer("c");
+
+    const auto noPool = errorOf([&] {
+        client().updateResources(container.name(), ResourceValues{.cpuMillis = 300}, inPool("nosuch"));
+    });
+    const auto badName = errorOf([&] { client().setPool("no/slash", cpuCap(100)); });
+    const auto budgets = errorOf([&] {
+        client().setPool("batch", {{"Budgets", Variant(std::vector<Dictionary>{{{"Value", Variant("1")}}})}});
+    });
+    const auto removeMissing = errorOf([&] { client().removePool("nosuch"); });
+
+    ASSERT_TRUE(noPool);
+    EXPECT_EQ(noPool->getName(), "io.resized1.Error.NoSuchPool");
+    EXPECT_NE(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 300U);
+    ASSERT_TRUE(badName);
+    EXPECT_EQ(badName->getName(), "io.resized1.Error.InvalidArgument");
+    ASSERT_TRUE(budgets);
+    EXPECT_EQ(budgets->getName(), "io.resized1.Error.InvalidArgument");
+    ASSERT_TRUE(removeMissing);
+    EXPECT_EQ(removeMissing->getName(), "io.resized1.Error.NoSuchPool");
+    EXPECT_TRUE(client().listPools().empty());
+    EXPECT_EQ(callAsNobody({"SetPool", "batch"}), "org.freedesktop.DBus.Error.AccessDenied");
+    EXPECT_EQ(callAsNobody({"ListPools"}), "ok");
+}
+
+TEST_F(PoolTest, RaisingTheCapLetsADeferredMemberInAndRemovingThePoolFreesItsMembers)
+{
+    client().setPool("batch", cpuCap(500));
+    const auto holder = runContainer("holder", {poolLabel});
+    const auto container = runContainer("c", {poolLabel});
+    client().updateResources(holder.name(), ResourceValues{.cpuMillis = 300});
+
+    const Dictionary deferred =
+        client().updateResources(container.name(), ResourceValues{.cpuMillis = 300}, {{"Defer", Variant(true)}});
+    EXPECT_EQ(entryOf<std::string>(deferred, "UpdateState"), "deferred");
+    client().setPool("batch", cpuCap(1000));
+
+    const auto applied = [&] { return CgroupLimits::read(container.cgroupPath()).cpuMillis() == 300U; };
+    EXPECT_TRUE(waitUntil(applied, bound));
+    EXPECT_TRUE(waitUntil([&] { return entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis") == 600U; }, bound));
+
+    client().removePool("batch");
+    EXPECT_TRUE(client().listPools().empty());
+    EXPECT_FALSE(client().managedObjects().contains(batchPath()));
+    EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 300U);
+    // The label names no pool now: nothing caps it but the node.
+    client().updateResources(container.name(), ResourceValues{.cpuMillis = 1100});
+    EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 1100U);
+}
+
+TEST_F(PoolTest, PoolObjectsArePublishedAndListed)
+{
+    client().setPool("batch", {{"CpuMillis", Variant(std::uint64_t{1500})},
+                               {"MemoryMax", Variant(std::uint64_t{512 * mebibyte})}});
+    // A change of one cap keeps the other.
+    client().setPool("batch", cpuCap(1200));
+
+    const auto pools = client().listPools();
+    ASSERT_EQ(pools.size(), 1U);
+    EXPECT_EQ(pools[0].get<0>(), "batch");
+    EXPECT_EQ(pools[0].get<1>(), batchPath());
+    const Dictionary pool = batch();
+    EXPECT_EQ(entryOf<std::string>(pool, "Name"), "batch");
+    EXPECT_EQ(entryOf<std::uint64_t>(pool, "CpuCapacityMillis"), 1200U);
+    EXPECT_EQ(entryOf<std::uint64_t>(pool, "MemoryCapacity"), 512 * mebibyte);
+    EXPECT_EQ(entryOf<std::uint32_t>(pool, "AllowedDisruptions"), std::numeric_limits<std::uint32_t>::max());
+    EXPECT_TRUE(client().managedObjects().at(batchPath()).contains(poolInterface));
+}
+
+} // namespace
+} // namespace resized::integration
