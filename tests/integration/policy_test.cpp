@@ -83,6 +83,7 @@ class BusPolicyTest : public ManagedContainerTest
             {managerInterface, "GetHistory", {"st", name(), "10"}},
             {managerInterface, "GetMetrics", {}},
             {managerInterface, "ValidateResourceUpdate", {"sa{sv}", name(), "1", "CpuMillis", "t", "500"}},
+            {managerInterface, "ListPools", {}},
         };
     }
 
@@ -102,6 +103,9 @@ class BusPolicyTest : public ManagedContainerTest
             {managerInterface, "RemoveAutoscalePolicy", {"s", name()}},
             // A container resized knows nothing of: nothing to write.
             {managerInterface, "PrepareContainer", {"ssu", std::string(64, '0'), "", "1"}},
+            // A pool with no members: the container's limits stay.
+            {managerInterface, "SetPool", {"sa{sv}", "policy", "1", "CpuMillis", "t", "1000"}},
+            {managerInterface, "RemovePool", {"s", "policy"}},
             {workloadInterface, "Forget", {}},
             {managerInterface, "Forget", {"s", name()}},
         };

@@ -7,7 +7,8 @@
 //
 // STRING, when given, is the first argument; the update methods (Manager's
 // UpdateResources, Workload's Update) then get resources {CpuMillis: 500}
-// and no options, SetAutoscalePolicy the policy {CpuTargetUtilization: 50}.
+// and no options, SetAutoscalePolicy the policy {CpuTargetUtilization: 50},
+// SetPool the spec {CpuMillis: 500}.
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -41,6 +42,10 @@ int main(int argc, char** argv)
         if (method == "SetAutoscalePolicy")
         {
             call << Dictionary{{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}};
+        }
+        if (method == "SetPool")
+        {
+            call << Dictionary{{"CpuMillis", sdbus::Variant(std::uint64_t{500})}};
         }
         proxy->callMethod(call);
         std::cout << "ok\n";
