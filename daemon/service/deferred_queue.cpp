@@ -7,6 +7,32 @@
 
 namespace resized::service {
 
+std::vector<WaitingUpdate> roundRobinByPool(std::vector<WaitingUpdate> waiting, const std::string& lastServed)
+{
+    // Oldest first within a pool: the store's order, kept by a stable sort.
+    std::stable_sort(waiting.begin(), waiting.end(),
+                     [](const WaitingUpdate& a, const WaitingUpdate& b) { return a.pool < b.pool; });
+    std::vector<std::deque<WaitingUpdate>> pools;
+    for (auto& entry : waiting) {
+        if (pools.empty() || pools.back().front().pool != entry.pool)
+            pools.emplace_back();
+        pools.back().push_back(std::move(entry));
+    }
+    const auto first = std::find_if(pools.begin(), pools.end(),
+                                    [&](const auto& pool) { return pool.front().pool > lastServed; });
+    std::rotate(pools.begin(), first, pools.end());
+
+    std::vector<WaitingUpdate> order;
+    order.reserve(waiting.size());
+    while (order.size() < waiting.size())
+        for (auto& pool : pools)
+            if (!pool.empty()) {
+                order.push_back(std::move(pool.front()));
+                pool.pop_front();
+            }
+    return order;
+}
+
 DeferredQueue::DeferredQueue(EventLoop& loop, store::StateStore& store, Offer offer)
     : loop_(loop), store_(store), offer_(std::move(offer))
 {
@@ -27,15 +53,20 @@ void DeferredQueue::schedulePass()
 
 void DeferredQueue::runPass()
 {
-    auto waiting = store_.deferredUpdates();
-    std::stable_partition(waiting.begin(), waiting.end(), [this](const store::DeferredUpdate& update) {
+    std::vector<WaitingUpdate> decreases;
+    std::vector<WaitingUpdate> increases;
+    for (auto& update : store_.deferredUpdates()) {
         const auto record = store_.find(update.workload);
-        if (!record)
-            return false;
-        const core::Amounts after = core::allocationOf(record->desired.overlaidWith(update.request));
-        return after.cpuMillis <= record->allocated.cpuMillis && after.memory <= record->allocated.memory;
-    });
-    offering_.assign(waiting.begin(), waiting.end());
+        std::string pool = update.pool.value_or(record ? record->pool() : std::string());
+        const bool decrease = record && [&] {
+            const core::Amounts after = core::allocationOf(record->desired.overlaidWith(update.request));
+            return after.cpuMillis <= record->allocated.cpuMillis && after.memory <= record->allocated.memory;
+        }();
+        (decrease ? decreases : increases).push_back({std::move(update), std::move(pool)});
+    }
+    offering_.assign(std::make_move_iterator(decreases.begin()), std::make_move_iterator(decreases.end()));
+    for (auto& increase : roundRobinByPool(std::move(increases), lastServedPool_))
+        offering_.push_back(std::move(increase));
     passUnderWay_ = true;
     offerNext();
 }
@@ -46,15 +77,17 @@ void DeferredQueue::offerNext()
         endPass();
         return;
     }
-    const store::DeferredUpdate update = std::move(offering_.front());
+    const WaitingUpdate waiting = std::move(offering_.front());
     offering_.pop_front();
-    offer_(update, [this](bool goOn) {
-        if (goOn) {
-            offerNext();
+    offer_(waiting.update, [this, pool = waiting.pool](OfferOutcome outcome) {
+        if (outcome == OfferOutcome::StopPass) {
+            offering_.clear();
+            endPass();
             return;
         }
-        offering_.clear();
-        endPass();
+        if (outcome == OfferOutcome::Started)
+            lastServedPool_ = pool;
+        offerNext();
     });
 }
 

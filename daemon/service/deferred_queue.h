@@ -2,6 +2,7 @@
 
 #include <deque>
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "service/event_loop.h"
@@ -9,15 +10,34 @@
 
 namespace resized::service {
 
+// A waiting request with the pool it would land in ("" for none).
+struct WaitingUpdate {
+    store::DeferredUpdate update;
+    std::string pool;
+};
+
+// design.md §1b: freed capacity is offered pool by pool, round-robin in the
+// pools' name order (no pool first), oldest first within each pool, and
+// beginning with the pool after `lastServed` — so that a pool with many
+// requests cannot take every chance from one with few, as a single global
+// order would let it.
+std::vector<WaitingUpdate> roundRobinByPool(std::vector<WaitingUpdate> waiting, const std::string& lastServed);
+
 // Requests asked with Defer=true that did not fit, waiting in the store for
 // capacity. A pass offers them again whenever capacity may have freed:
 // decreases first (they always fit, and free capacity for the others), then
-// oldest first.
+// the increases round-robin by pool (roundRobinByPool), beginning after the
+// pool whose request was started last.
 class DeferredQueue {
 public:
-    // Called once an offer is done: false stops the pass (the runtime is
-    // away, nothing else will fit either).
-    using Next = std::function<void(bool goOn)>;
+    enum class OfferOutcome {
+        Started,
+        NotStarted,
+        // The runtime is away: nothing else will fit either; the pass stops.
+        StopPass,
+    };
+    // Called once an offer is done.
+    using Next = std::function<void(OfferOutcome)>;
     // Tries one waiting request, and calls `next`, maybe later: the next
     // offer is measured against what this one took.
     using Offer = std::function<void(const store::DeferredUpdate&, Next next)>;
@@ -38,7 +58,9 @@ private:
     Offer offer_;
     EventSource pass_;
     // The requests the pass under way is still to offer.
-    std::deque<store::DeferredUpdate> offering_;
+    std::deque<WaitingUpdate> offering_;
+    // The pool of the request started last, where the next round begins.
+    std::string lastServedPool_;
     bool passUnderWay_ = false;
     bool passAgain_ = false;
 };

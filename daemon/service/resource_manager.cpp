@@ -681,16 +681,17 @@ void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord re
 // One request of the deferred queue, offered again: started if it fits now.
 void ResourceManager::offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next)
 {
+    using OfferOutcome = DeferredQueue::OfferOutcome;
     if (busy(update.workload)) {
-        next(true);
+        next(OfferOutcome::NotStarted);
         return;
     }
     resolve(update.workload, [this, update, next = std::move(next)](Outcome<Target> resolved) {
-        bool goOn = true;
+        OfferOutcome outcome = OfferOutcome::NotStarted;
         try {
             if (const auto* error = std::get_if<ResizeError>(&resolved)) {
                 if (error->code() == ErrorCode::RuntimeUnavailable)
-                    goOn = false;
+                    outcome = OfferOutcome::StopPass;
                 else
                     store_.removeDeferred(update.workload);
             } else if (Target& target = std::get<Target>(resolved);
@@ -706,13 +707,14 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
                                                        [name](const UpdateResult& result) {
                                                            logFailedBackgroundUpdate(name, result);
                                                        }});
+                outcome = OfferOutcome::Started;
             }
         } catch (const std::exception& error) {
             // The store's passing trouble, typically; the pass goes on
             // either way, or no later one would ever run.
             spdlog::error("{}: cannot offer its deferred update: {}", update.workload, error.what());
         }
-        next(goOn);
+        next(outcome);
     });
 }
 

@@ -135,6 +135,40 @@ TEST_F(PoolTest, RaisingTheCapLetsADeferredMemberInAndRemovingThePoolFreesItsMem
     EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 1100U);
 }
 
+// design.md §1b: freed capacity goes round-robin by pool; oldest first
+// across the node would give both chances below to the big pool.
+TEST_F(PoolTest, ASmallPoolsDeferredChangeIsServedWhileABigPoolKeepsAsking)
+{
+    client().setPool("big", {});
+    client().setPool("small", {});
+    const std::string bigLabel = "--label=io.resized1.pool=big";
+    const auto big1 = runContainer("big1", {bigLabel});
+    const auto big2 = runContainer("big2", {bigLabel});
+    const auto big3 = runContainer("big3", {bigLabel});
+    const std::vector<const ScopedContainer*> big{&big1, &big2, &big3};
+    const auto small = runContainer("small1", {"--label=io.resized1.pool=small"});
+    const auto holder = runContainer("holder");
+    const std::uint64_t capacity = cpuCapacity();
+    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity});
+    const Dictionary defer{{"Defer", Variant(true)}};
+    for (const auto* container : big)
+        client().updateResources(container->name(), ResourceValues{.cpuMillis = 100}, defer);
+    client().updateResources(small.name(), ResourceValues{.cpuMillis = 100}, defer);
+    const auto holds100 = [](const ScopedContainer& container) {
+        return [&container] { return CgroupLimits::read(container.cgroupPath()).cpuMillis() == 100U; };
+    };
+
+    // Room for one: the round begins with the first pool, big.
+    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity - 100});
+    ASSERT_TRUE(waitUntil(holds100(big1), bound));
+    // Room for one more: small's turn, though big asked first.
+    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity - 200});
+
+    EXPECT_TRUE(waitUntil(holds100(small), bound));
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big2.name()), "UpdateState"), "deferred");
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big3.name()), "UpdateState"), "deferred");
+}
+
 TEST_F(PoolTest, PoolObjectsArePublishedAndListed)
 {
     client().setPool("batch", {{"CpuMillis", Variant(std::uint64_t{1500})},
