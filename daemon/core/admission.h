@@ -31,7 +31,8 @@ struct NodeBudget {
 // with "no limit" (and a missing key) counting as 0.
 Amounts allocationOf(const Resources& limits);
 
-enum class Verdict { Admitted, Insufficient, Infeasible };
+// BudgetExhausted: a pool's disruption budgets allow no more lowering now.
+enum class Verdict { Admitted, Insufficient, Infeasible, BudgetExhausted };
 
 // Which level of the hierarchy a budget is (design.md §1b: node, then pool),
 // so that a refusal names the level that refused.
