@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <nlohmann/json.hpp>
+
 #include "store/json_resources.h"
 #include "store/migrations.h"
 
@@ -43,6 +45,48 @@ WorkloadRecord readWorkload(const Statement& row)
         record.poolOption = row.text(21);
     record.poolLabel = row.text(22);
     return record;
+}
+
+std::string budgetsToJson(const std::vector<core::DisruptionBudget>& budgets)
+{
+    nlohmann::json array = nlohmann::json::array();
+    for (const auto& budget : budgets) {
+        nlohmann::json reasons = nlohmann::json::array();
+        for (const auto reason : budget.reasons)
+            reasons.push_back(core::toString(reason));
+        array.push_back({{"value", core::formatBudgetValue(budget)},
+                         {"period_usec", budget.periodUsec},
+                         {"reasons", std::move(reasons)}});
+    }
+    return array.dump();
+}
+
+std::vector<core::DisruptionBudget> budgetsFromJson(const std::string& text)
+{
+    try {
+        std::vector<core::DisruptionBudget> budgets;
+        for (const auto& entry : nlohmann::json::parse(text)) {
+            auto budget = core::parseBudgetValue(entry.at("value").get<std::string>());
+            if (!budget)
+                throw StoreError("a stored disruption budget has the value " + entry.at("value").dump());
+            budget->periodUsec = entry.at("period_usec").get<uint64_t>();
+            for (const auto& name : entry.at("reasons")) {
+                const auto reason = core::parseDisruptionReason(name.get<std::string>());
+                if (!reason)
+                    throw StoreError("a stored disruption budget has the reason " + name.dump());
+                budget->reasons.insert(*reason);
+            }
+            budgets.push_back(std::move(*budget));
+        }
+        return budgets;
+    } catch (const nlohmann::json::exception& error) {
+        throw StoreError(std::string("a pool's stored disruption budgets cannot be read: ") + error.what());
+    }
+}
+
+PoolRecord readPool(const Statement& row)
+{
+    return {row.text(0), {row.unsignedInteger(1), row.unsignedInteger(2)}, budgetsFromJson(row.text(3))};
 }
 
 core::Amounts readAmounts(Statement&& query)
@@ -158,29 +202,31 @@ core::Amounts StateStore::reservedTotal()
 
 std::optional<PoolRecord> StateStore::findPool(const std::string& name)
 {
-    Statement query(db_, "SELECT name, cpu_millis, memory FROM pools WHERE name = ?");
+    Statement query(db_, "SELECT name, cpu_millis, memory, budgets FROM pools WHERE name = ?");
     query.bind(1, name);
     if (!query.step())
         return std::nullopt;
-    return PoolRecord{query.text(0), {query.unsignedInteger(1), query.unsignedInteger(2)}};
+    return readPool(query);
 }
 
 std::vector<PoolRecord> StateStore::pools()
 {
-    Statement query(db_, "SELECT name, cpu_millis, memory FROM pools ORDER BY name");
+    Statement query(db_, "SELECT name, cpu_millis, memory, budgets FROM pools ORDER BY name");
     std::vector<PoolRecord> result;
     while (query.step())
-        result.push_back({query.text(0), {query.unsignedInteger(1), query.unsignedInteger(2)}});
+        result.push_back(readPool(query));
     return result;
 }
 
 void StateStore::savePool(const PoolRecord& pool)
 {
-    Statement(db_, "INSERT INTO pools (name, cpu_millis, memory) VALUES (?, ?, ?) "
-                   "ON CONFLICT(name) DO UPDATE SET cpu_millis = excluded.cpu_millis, memory = excluded.memory")
+    Statement(db_, "INSERT INTO pools (name, cpu_millis, memory, budgets) VALUES (?, ?, ?, ?) "
+                   "ON CONFLICT(name) DO UPDATE SET cpu_millis = excluded.cpu_millis, memory = excluded.memory, "
+                   "budgets = excluded.budgets")
         .bind(1, pool.name)
         .bind(2, pool.cap.cpuMillis)
         .bind(3, pool.cap.memory)
+        .bind(4, budgetsToJson(pool.budgets))
         .run();
 }
 
@@ -222,6 +268,45 @@ core::Amounts StateStore::poolReserved(const std::string& pool)
                                                 "WHERE " +
                                                     std::string(kPoolOfRow) + " = ?")
                                          .bind(1, pool)));
+}
+
+void StateStore::recordDisruption(const Disruption& disruption)
+{
+    WriteTransaction transaction(db_);
+    Statement(db_, "INSERT INTO disruptions (pool, workload, reason, at_usec, reservation_id) VALUES (?, ?, ?, ?, ?)")
+        .bind(1, disruption.pool)
+        .bind(2, disruption.workload)
+        .bind(3, core::toString(disruption.reason))
+        .bind(4, disruption.atUsec)
+        .bind(5, disruption.reservationId)
+        .run();
+    const uint64_t oldest = disruption.atUsec > kDisruptionRetentionUsec ? disruption.atUsec - kDisruptionRetentionUsec : 0;
+    Statement(db_, "DELETE FROM disruptions WHERE at_usec < ?").bind(1, oldest).run();
+    transaction.commit();
+}
+
+uint64_t StateStore::countDisruptions(const std::string& pool, const core::DisruptionBudget& budget, uint64_t nowUsec)
+{
+    std::string sql = "SELECT COUNT(*) FROM disruptions d WHERE d.pool = ?";
+    if (budget.periodUsec == 0)
+        sql += " AND EXISTS (SELECT 1 FROM reservations r WHERE r.id = d.reservation_id)";
+    else
+        sql += " AND d.at_usec >= ?";
+    if (!budget.reasons.empty()) {
+        sql += " AND d.reason IN (";
+        for (size_t i = 0; i < budget.reasons.size(); ++i)
+            sql += i == 0 ? "?" : ", ?";
+        sql += ")";
+    }
+    Statement query(db_, sql);
+    int index = 1;
+    query.bind(index++, pool);
+    if (budget.periodUsec != 0)
+        query.bind(index++, nowUsec > budget.periodUsec ? nowUsec - budget.periodUsec : uint64_t{0});
+    for (const auto reason : budget.reasons)
+        query.bind(index++, core::toString(reason));
+    query.step();
+    return query.unsignedInteger(0);
 }
 
 int64_t StateStore::addReservation(const Reservation& reservation)

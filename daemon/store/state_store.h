@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/admission.h"
+#include "core/disruption.h"
 #include "core/resources.h"
 #include "core/states.h"
 #include "core/workload_name.h"
@@ -84,13 +85,28 @@ struct DeferredUpdate {
     std::optional<std::string> pool{};
 };
 
-// A pool: a cap on the sum of its members' allocations (kUnlimited: none).
+// A pool: a cap on the sum of its members' allocations (kUnlimited: none),
+// and how many of them may be lowered at once.
 struct PoolRecord {
     std::string name{};
     core::Amounts cap{core::kUnlimited, core::kUnlimited};
+    std::vector<core::DisruptionBudget> budgets{};
 
     bool operator==(const PoolRecord&) const = default;
 };
+
+// A change that lowered a pool member, as its pool's budgets count it.
+struct Disruption {
+    std::string pool{};
+    std::string workload{};
+    core::DisruptionReason reason = core::DisruptionReason::Manual;
+    uint64_t atUsec = 0;
+    // The update's reservation, 0 for one with none (a stopped workload).
+    int64_t reservationId = 0;
+};
+
+// How long disruptions are kept: the longest period a budget may have.
+inline constexpr uint64_t kDisruptionRetentionUsec = 7ull * 24 * 3600 * 1'000'000;
 
 struct HistoryEntry {
     std::string workload{};
@@ -156,6 +172,12 @@ public:
     // As allocatedTotal() and reservedTotal(), for the members of one pool.
     core::Amounts poolAllocated(const std::string& pool);
     core::Amounts poolReserved(const std::string& pool);
+
+    // Also forgets those older than kDisruptionRetentionUsec.
+    void recordDisruption(const Disruption& disruption);
+    // The pool's disruptions that `budget` counts: of its reasons, at or
+    // after `nowUsec` less its period, or in flight for a period of 0.
+    uint64_t countDisruptions(const std::string& pool, const core::DisruptionBudget& budget, uint64_t nowUsec);
 
     void recordHistory(const HistoryEntry& entry);
     // Newest first, at most `limit`; "" for the entries of every workload.

@@ -168,6 +168,39 @@ TEST_F(StoreTest, PoolMembershipSurvivesReopeningAndGoesWithItsPool)
     EXPECT_TRUE(reopened.pools().empty());
 }
 
+TEST_F(StoreTest, DisruptionsAreCountedByPeriodReasonAndFlight)
+{
+    store::StateStore store(file());
+    store::PoolRecord pool{.name = "batch"};
+    pool.budgets = {{.value = 25, .percent = true, .periodUsec = 600, .reasons = {core::DisruptionReason::Autoscale}}};
+    store.savePool(pool);
+    store.save(sampleRecord("web", true));
+    const int64_t inFlight = store.addReservation({.workload = "web"});
+    using core::DisruptionReason;
+    store.recordDisruption({.pool = "batch", .workload = "web", .reason = DisruptionReason::Manual, .atUsec = 1000,
+                            .reservationId = 0});
+    store.recordDisruption({.pool = "batch", .workload = "web", .reason = DisruptionReason::Autoscale,
+                            .atUsec = 1500, .reservationId = inFlight});
+    store.recordDisruption({.pool = "other", .workload = "web", .reason = DisruptionReason::Manual, .atUsec = 1900,
+                            .reservationId = 0});
+    const auto budget = [](uint64_t period, std::set<DisruptionReason> reasons) {
+        return core::DisruptionBudget{.value = 1, .percent = false, .periodUsec = period, .reasons = std::move(reasons)};
+    };
+
+    EXPECT_EQ(store.countDisruptions("batch", budget(1000, {}), 2000), 2u);
+    EXPECT_EQ(store.countDisruptions("batch", budget(600, {}), 2000), 1u);
+    EXPECT_EQ(store.countDisruptions("batch", budget(1000, {DisruptionReason::Manual}), 2000), 1u);
+    EXPECT_EQ(store.countDisruptions("batch", budget(0, {}), 2000), 1u);
+    store.removeReservation(inFlight);
+    EXPECT_EQ(store.countDisruptions("batch", budget(0, {}), 2000), 0u);
+    EXPECT_EQ(store.findPool("batch")->budgets, pool.budgets);
+    // Kept for the longest period a budget may have, no longer.
+    const uint64_t later = 1200 + store::kDisruptionRetentionUsec;
+    store.recordDisruption({.pool = "batch", .workload = "web", .reason = DisruptionReason::Manual, .atUsec = later,
+                            .reservationId = 0});
+    EXPECT_EQ(store.countDisruptions("batch", budget(later, {}), later), 2u);
+}
+
 TEST_F(StoreTest, AllocationCountsTheWorkloadsThatHoldOne)
 {
     store::StateStore store(file());
