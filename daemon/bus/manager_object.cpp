@@ -123,7 +123,7 @@ void ManagerObject::refreshPools()
         auto status = pools_.status(pool.name);
         auto existing = poolObjects_.extract(pool.name);
         if (existing.empty()) {
-            current.emplace(pool.name, std::make_unique<PoolObject>(getObject().getConnection(), std::move(status)));
+            current.emplace(pool.name, std::make_unique<PoolObject>(getObject().getConnection(), pools_, std::move(status)));
         } else {
             existing.mapped()->refresh(status);
             current.insert(std::move(existing));

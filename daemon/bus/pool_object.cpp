@@ -1,13 +1,17 @@
 #include "bus/pool_object.h"
 
+#include "bus/errors_translation.h"
 #include "bus/object_path.h"
+
+#include <algorithm>
+#include <limits>
 
 #include <spdlog/spdlog.h>
 
 namespace resized::bus {
 
-PoolObject::PoolObject(sdbus::IConnection& connection, service::PoolStatus status)
-    : AdaptorInterfaces(connection, poolPath(status.pool.name)), status_(std::move(status))
+PoolObject::PoolObject(sdbus::IConnection& connection, service::Pools& pools, service::PoolStatus status)
+    : AdaptorInterfaces(connection, poolPath(status.pool.name)), pools_(pools), status_(std::move(status))
 {
     registerAdaptor();
     emitInterfacesAddedSignal({io::resized1::Pool_adaptor::INTERFACE_NAME});
@@ -35,9 +39,19 @@ void PoolObject::refresh(const service::PoolStatus& status)
     compare("CpuAllocatedMillis", status_.allocated.cpuMillis, status.allocated.cpuMillis);
     compare("MemoryAllocated", status_.allocated.memory, status.allocated.memory);
     compare("Members", status_.members, status.members);
+    compare("AllowedDisruptions", status_.allowedDisruptions, status.allowedDisruptions);
     status_ = status;
     if (!changed.empty())
         emitPropertiesChangedSignal(io::resized1::Pool_adaptor::INTERFACE_NAME, changed);
+}
+
+uint32_t PoolObject::AllowedDisruptions()
+{
+    constexpr uint64_t kMost = std::numeric_limits<uint32_t>::max();
+    return translatingErrors([&] {
+        return static_cast<uint32_t>(
+            std::min(pools_.status(status_.pool.name).allowedDisruptions.value_or(kMost), kMost));
+    });
 }
 
 }  // namespace resized::bus

@@ -1,7 +1,5 @@
 #pragma once
 
-#include <limits>
-
 #include <sdbus-c++/sdbus-c++.h>
 
 #include "pool_adaptor.h"
@@ -14,7 +12,7 @@ class PoolObject final
     : public sdbus::AdaptorInterfaces<io::resized1::Pool_adaptor, sdbus::ManagedObject_adaptor,
                                       sdbus::Properties_adaptor> {
 public:
-    PoolObject(sdbus::IConnection& connection, service::PoolStatus status);
+    PoolObject(sdbus::IConnection& connection, service::Pools& pools, service::PoolStatus status);
     ~PoolObject();
 
     // Takes the new status and emits PropertiesChanged for what changed.
@@ -27,9 +25,10 @@ private:
     uint64_t CpuAllocatedMillis() override { return status_.allocated.cpuMillis; }
     uint64_t MemoryAllocated() override { return status_.allocated.memory; }
     std::vector<std::string> Members() override { return status_.members; }
-    // No disruption budget limits a pool yet: every member may be lowered.
-    uint32_t AllowedDisruptions() override { return std::numeric_limits<uint32_t>::max(); }
+    // Read when asked: budgets free with time, which no event announces.
+    uint32_t AllowedDisruptions() override;
 
+    service::Pools& pools_;
     service::PoolStatus status_;
 };
 

@@ -3,6 +3,7 @@
 #include "store/json_resources.h"
 
 #include <algorithm>
+#include <set>
 #include <chrono>
 
 namespace resized::bus {
@@ -21,6 +22,55 @@ auto asInvalidArgument(Decode decode) -> decltype(decode())
     } catch (const dbus_codec::InvalidDictionary& error) {
         throw ResizeError(ErrorCode::InvalidArgument, error.what());
     }
+}
+
+// One entry of a pool's Budgets (design.md §1b).
+core::DisruptionBudget decodeBudget(const Dictionary& dictionary)
+{
+    std::optional<core::DisruptionBudget> budget;
+    uint64_t periodUsec = 0;
+    std::set<core::DisruptionReason> reasons;
+    for (const auto& [key, value] : dictionary) {
+        if (key == "Value") {
+            const auto text = valueOf<std::string>(key, value);
+            budget = core::parseBudgetValue(text);
+            if (!budget)
+                throw dbus_codec::InvalidDictionary("a budget's Value is a count or a percent such as \"2\" or "
+                                                    "\"25%\", not \"" + text + "\"");
+        } else if (key == "PeriodUSec") {
+            periodUsec = valueOf<uint64_t>(key, value);
+            if (periodUsec > store::kDisruptionRetentionUsec)
+                throw dbus_codec::InvalidDictionary("a budget's PeriodUSec is at most 7 days");
+        } else if (key == "Reasons") {
+            for (const auto& name : valueOf<std::vector<std::string>>(key, value)) {
+                const auto reason = core::parseDisruptionReason(name);
+                if (!reason)
+                    throw dbus_codec::InvalidDictionary("unknown disruption reason \"" + name +
+                                                        "\" (known: manual, autoscale, plan)");
+                reasons.insert(*reason);
+            }
+        } else if (key == "Schedule" || key == "DurationUSec" || key == "TimeZone") {
+            // Accepting a window without keeping it would promise what is
+            // not kept.
+            throw dbus_codec::InvalidDictionary("budget schedules (" + key + ") are not supported yet");
+        } else {
+            throw dbus_codec::InvalidDictionary("unknown budget key \"" + key +
+                                                "\" (known: Value, PeriodUSec, Reasons)");
+        }
+    }
+    if (!budget)
+        throw dbus_codec::InvalidDictionary("a budget needs a Value");
+    budget->periodUsec = periodUsec;
+    budget->reasons = std::move(reasons);
+    return *budget;
+}
+
+std::vector<core::DisruptionBudget> decodeBudgets(const std::vector<Dictionary>& dictionaries)
+{
+    std::vector<core::DisruptionBudget> budgets;
+    for (const auto& dictionary : dictionaries)
+        budgets.push_back(decodeBudget(dictionary));
+    return budgets;
 }
 
 }  // namespace
@@ -45,11 +95,10 @@ service::PoolSpec decodePoolSpec(const Dictionary& dictionary)
             else if (key == "MemoryMax")
                 spec.memory = valueOf<uint64_t>(key, value);
             else if (key == "Budgets")
-                // Accepting them without enforcing them would promise what
-                // is not kept.
-                throw dbus_codec::InvalidDictionary("disruption budgets are not supported yet");
+                spec.budgets = decodeBudgets(valueOf<std::vector<Dictionary>>(key, value));
             else
-                throw dbus_codec::InvalidDictionary("unknown pool key \"" + key + "\" (known: CpuMillis, MemoryMax)");
+                throw dbus_codec::InvalidDictionary("unknown pool key \"" + key +
+                                                    "\" (known: CpuMillis, MemoryMax, Budgets)");
         }
         return spec;
     });

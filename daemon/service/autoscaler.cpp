@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "core/disruption.h"
 #include "service/reconciler.h"
 
 namespace resized::service {
@@ -285,7 +286,8 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
         status.condition = "Deferred";
         return;
     }
-    send(workload, watched, std::move(change.request), std::move(change.events));
+    const bool lowers = core::isDisruption(record.actual, record.actual.overlaidWith(change.request));
+    send(workload, watched, std::move(change.request), std::move(change.events), lowers);
 }
 
 void Autoscaler::decideOne(const std::string& workload, Watched& watched, const Resource& resource, bool oomKilled,
@@ -318,19 +320,24 @@ void Autoscaler::decideOne(const std::string& workload, Watched& watched, const 
     }
 }
 
-void Autoscaler::send(const std::string& workload, Watched& watched, core::Resources request, ScaleEvents events)
+void Autoscaler::send(const std::string& workload, Watched& watched, core::Resources request, ScaleEvents events,
+                      bool lowers)
 {
     watched.changing = true;
     spdlog::info("{}: autoscale to {}", workload, core::describe(request));
-    // Short of capacity, the change waits in the manager's queue rather
-    // than being asked again every interval.
+    // Short of capacity, a growth waits in the manager's queue rather than
+    // being asked again every interval. A shrink always fits; what can
+    // refuse it is a pool's disruption budget, and the next sample asks
+    // again, with what it sees then.
     UpdateOptions options;
-    options.defer = true;
+    options.defer = !lowers;
     manager_.update(
         workload, request, options, Actor::autoscale(),
         answerFor(workload, [this, workload, request, events = std::move(events)](Watched& entry, UpdateResult result) {
             if (const auto* error = std::get_if<ResizeError>(&result)) {
                 spdlog::warn("{}: autoscale change refused: {}", workload, error->what());
+                if (error->code() == ErrorCode::BudgetExhausted)
+                    entry.status.condition = "BudgetExhausted";
                 return;
             }
             if (std::get<store::WorkloadRecord>(result).updateState == core::UpdateState::Deferred) {

@@ -110,8 +110,10 @@ private:
     bool sampleAndDecide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record);
     void decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
                 const WorkloadUsage& usage);
-    // Sends the change through the manager's admission, as actor "autoscale".
-    void send(const std::string& workload, Watched& watched, core::Resources request, ScaleEvents events);
+    // Sends the change through the manager's admission, as actor
+    // "autoscale"; `lowers`: it lowers CPU or memory (a disruption).
+    void send(const std::string& workload, Watched& watched, core::Resources request, ScaleEvents events,
+              bool lowers);
     // The changes made: into the history the rate policies read, and the store.
     void recordEvents(const std::string& workload, Watched& watched, const ScaleEvents& events);
     // A change that waited for capacity and has run at last counts from

@@ -15,6 +15,8 @@ std::string_view toString(ErrorCode code)
         return "InsufficientResources";
     case ErrorCode::Infeasible:
         return "Infeasible";
+    case ErrorCode::BudgetExhausted:
+        return "BudgetExhausted";
     case ErrorCode::MemoryInUse:
         return "MemoryInUse";
     case ErrorCode::ApplyFailed:

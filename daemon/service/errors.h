@@ -14,6 +14,7 @@ enum class ErrorCode {
     NoSuchPool,
     InsufficientResources,
     Infeasible,
+    BudgetExhausted,
     MemoryInUse,
     ApplyFailed,
     RuntimeUnavailable,

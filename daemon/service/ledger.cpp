@@ -4,6 +4,17 @@
 
 namespace resized::service {
 
+std::optional<uint64_t> allowedDisruptions(store::StateStore& store, const store::PoolRecord& pool,
+                                           core::DisruptionReason reason, uint64_t nowUsec)
+{
+    if (pool.budgets.empty())
+        return std::nullopt;
+    return core::allowedDisruptions(pool.budgets, reason, store.poolMembers(pool.name).size(),
+                                    [&](const core::DisruptionBudget& budget) {
+                                        return store.countDisruptions(pool.name, budget, nowUsec);
+                                    });
+}
+
 Ledger::Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus)
     : store_(store), capacity_(capacity), nodeCpus_(std::move(nodeCpus))
 {
@@ -53,7 +64,17 @@ core::AdmissionDecision Ledger::assess(const AdmissionQuestion& question)
                                : core::Amounts{std::max(question.held.cpuMillis, question.wanted.cpuMillis),
                                                std::max(question.held.memory, question.wanted.memory)};
     const auto poolDecision = core::admit(poolBudget(*pool), current, target, core::BudgetLevel::pool(pool->name));
-    return poolDecision.verdict == core::Verdict::Admitted ? decision : poolDecision;
+    if (poolDecision.verdict != core::Verdict::Admitted)
+        return poolDecision;
+    if (question.disruption &&
+        allowedDisruptions(store_, *pool, question.reason, question.nowUsec).value_or(1) == 0) {
+        core::AdmissionDecision refusal;
+        refusal.verdict = core::Verdict::BudgetExhausted;
+        refusal.reason = "pool " + pool->name + ": its disruption budgets allow no more " +
+                         std::string(core::toString(question.reason)) + " disruptions now";
+        return refusal;
+    }
+    return decision;
 }
 
 bool Ledger::countUnheld(const std::string& workload, const core::Amounts& amounts)

@@ -6,6 +6,7 @@
 
 #include "core/admission.h"
 #include "core/cpuset.h"
+#include "core/disruption.h"
 #include "core/resources.h"
 #include "store/state_store.h"
 
@@ -27,7 +28,17 @@ struct AdmissionQuestion {
     // whether `held` already counts in that pool's allocation.
     std::string pool;
     bool countedInPool = false;
+    // Whether the change lowers CPU or memory, why, and when it is asked:
+    // the pool's disruption budgets count it.
+    bool disruption = false;
+    core::DisruptionReason reason = core::DisruptionReason::Manual;
+    uint64_t nowUsec = 0;
 };
+
+// What the pool's disruption budgets allow now for `reason` (design.md
+// §1b): nullopt when no budget applies.
+std::optional<uint64_t> allowedDisruptions(store::StateStore& store, const store::PoolRecord& pool,
+                                           core::DisruptionReason reason, uint64_t nowUsec);
 
 // The node's budget (design.md §1: available = capacity − allocated −
 // reserved) and the one admission decision. Allocated is the sum of the

@@ -5,6 +5,8 @@
 #include "core/quantity.h"
 #include "core/validation.h"
 #include "service/errors.h"
+#include "service/ledger.h"
+#include "service/reconciler.h"
 
 namespace resized::service {
 namespace {
@@ -38,9 +40,11 @@ void Pools::set(const std::string& name, const PoolSpec& spec)
     store::PoolRecord pool = store_.findPool(name).value_or(store::PoolRecord{.name = name});
     pool.cap.cpuMillis = spec.cpuMillis.value_or(pool.cap.cpuMillis);
     pool.cap.memory = spec.memory.value_or(pool.cap.memory);
+    if (spec.budgets)
+        pool.budgets = *spec.budgets;
     store_.savePool(pool);
     transaction.commit();
-    spdlog::info("pool {}: {}", pool.name, describeCap(pool.cap));
+    spdlog::info("pool {}: {}, {} disruption budgets", pool.name, describeCap(pool.cap), pool.budgets.size());
     changed_();
 }
 
@@ -59,7 +63,8 @@ PoolStatus Pools::status(const std::string& name)
     auto pool = store_.findPool(name);
     if (!pool)
         throw noSuchPool(name);
-    return {std::move(*pool), store_.poolAllocated(name), store_.poolMembers(name)};
+    const auto allowed = allowedDisruptions(store_, *pool, core::DisruptionReason::Manual, nowUsec());
+    return {std::move(*pool), store_.poolAllocated(name), store_.poolMembers(name), allowed};
 }
 
 }  // namespace resized::service

@@ -11,11 +11,13 @@
 
 namespace resized::service {
 
-// What SetPool changes: the caps given (kUnlimited: none); the others stay as
-// they are, or uncapped for a new pool.
+// What SetPool changes: the caps given (kUnlimited: none) and the budgets
+// given (all of them at once); the others stay as they are, or uncapped and
+// without budgets for a new pool.
 struct PoolSpec {
     std::optional<uint64_t> cpuMillis;
     std::optional<uint64_t> memory;
+    std::optional<std::vector<core::DisruptionBudget>> budgets;
 };
 
 // A pool as io.resized1.Pool shows it.
@@ -23,6 +25,8 @@ struct PoolStatus {
     store::PoolRecord pool;
     core::Amounts allocated;
     std::vector<std::string> members;
+    // For reason `manual` now; nullopt when no budget applies.
+    std::optional<uint64_t> allowedDisruptions;
 
     bool operator==(const PoolStatus&) const = default;
 };

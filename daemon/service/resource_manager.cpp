@@ -32,6 +32,28 @@ ErrorCode errorOf(cgroup::ApplyOutcome outcome)
     return outcome == cgroup::ApplyOutcome::MemoryInUse ? ErrorCode::MemoryInUse : ErrorCode::ApplyFailed;
 }
 
+// The error of a refused admission.
+ErrorCode errorOf(core::Verdict verdict)
+{
+    switch (verdict) {
+    case core::Verdict::Infeasible:
+        return ErrorCode::Infeasible;
+    case core::Verdict::BudgetExhausted:
+        return ErrorCode::BudgetExhausted;
+    case core::Verdict::Admitted:
+    case core::Verdict::Insufficient:
+        break;
+    }
+    return ErrorCode::InsufficientResources;
+}
+
+// Which disruption budgets count a lowering: the autoscaler's own, or a
+// caller's ("manual").
+core::DisruptionReason disruptionReasonOf(const Actor& actor)
+{
+    return actor.name == Actor::autoscale().name ? core::DisruptionReason::Autoscale : core::DisruptionReason::Manual;
+}
+
 // RuntimeConnected speaks of Podman: containers and pods.
 bool fromPodman(core::WorkloadKind kind) { return kind != core::WorkloadKind::Unit; }
 
@@ -196,7 +218,7 @@ core::NodeBudget ResourceManager::budget()
 // The one measure of a request, for validate(), update(), the deferred
 // queue and re-admissions alike, so that they can never disagree.
 ResourceManager::Assessment ResourceManager::assess(const Target& target, const store::WorkloadRecord& record,
-                                                    const core::Resources& request)
+                                                    const core::Resources& request, const Actor& actor)
 {
     Assessment assessment;
     if (target.hasCgroup())
@@ -219,6 +241,9 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         unheld_.count(target.name, target.instance->cgroupPath, question.held);
     }
     question.wanted = core::allocationOf(assessment.baseline.overlaidWith(assessment.desired));
+    question.disruption = core::isDisruption(assessment.baseline, assessment.baseline.overlaidWith(assessment.desired));
+    question.reason = disruptionReasonOf(actor);
+    question.nowUsec = nowUsec();
     question.pool = record.pool();
     question.countedInPool = target.record && target.record->holdsAllocation && target.record->pool() == question.pool;
     question.allowedCpus = request.allowedCpus;
@@ -266,24 +291,24 @@ void ResourceManager::startGuarded(Target target, Queued queued)
 void ResourceManager::validate(const std::string& workload, const core::Resources& request, Answer<Verdict> done)
 {
     resolve(workload, [this, request, done = std::move(done)](Outcome<Target> resolved) {
-        answerWith(done, [&] { return decide(valueOrThrow(std::move(resolved)), request); });
+        answerWith(done, [&] {
+            const auto decision = decide(valueOrThrow(std::move(resolved)), request);
+            return Verdict{decision.verdict == core::Verdict::Admitted, decision.reason};
+        });
     });
 }
 
-Verdict ResourceManager::decide(const Target& target, const core::Resources& request,
-                                const std::optional<std::string>& pool)
+core::AdmissionDecision ResourceManager::decide(const Target& target, const core::Resources& request,
+                                                const std::optional<std::string>& pool, const Actor& actor)
 {
     const store::WorkloadRecord record =
         withMembership(target.record.value_or(store::WorkloadRecord{.name = target.name}), target.instance, pool);
-    core::AdmissionDecision decision;
     try {
-        decision = ledger_.assess(assess(target, record, request).question);
+        return ledger_.assess(assess(target, record, request, actor).question);
     } catch (const cgroup::CgroupError& error) {
-        return {false, std::string("cannot read the workload's cgroup: ") + error.what()};
+        // Not admitted, for want of a cgroup to measure against.
+        return {core::Verdict::Infeasible, {}, std::string("cannot read the workload's cgroup: ") + error.what()};
     }
-    if (decision.verdict == core::Verdict::Admitted)
-        return {true, ""};
-    return {false, decision.reason};
 }
 
 void ResourceManager::answerRefusal(const Target& target, const Queued& queued, ErrorCode code,
@@ -312,7 +337,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
 
     Assessment assessment;
     try {
-        assessment = assess(target, joined, queued.request);
+        assessment = assess(target, joined, queued.request, queued.actor);
     } catch (const cgroup::CgroupError& error) {
         answerRefusal(target, queued, ErrorCode::ApplyFailed,
                       std::string("cannot read the workload's cgroup: ") + error.what(), started);
@@ -321,7 +346,11 @@ void ResourceManager::startUpdate(Target target, Queued queued)
 
     store::WriteTransaction transaction(store_.database());
     const core::AdmissionDecision decision = ledger_.assess(assessment.question);
-    if (decision.verdict == core::Verdict::Insufficient && queued.options.defer && !queued.options.dryRun) {
+    const bool waitable =
+        decision.verdict == core::Verdict::Insufficient || decision.verdict == core::Verdict::BudgetExhausted;
+    if (waitable && queued.options.defer && !queued.options.dryRun) {
+        if (decision.verdict == core::Verdict::BudgetExhausted)
+            recheckBudgets();
         // It joins the pool when it runs, with the option kept beside it.
         deferUpdate(target, std::move(record), queued, decision.reason, started);
         transaction.commit();
@@ -338,8 +367,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
             announcer_.changed(record);
         }
         transaction.commit();
-        answerRefusal(target, queued, infeasible ? ErrorCode::Infeasible : ErrorCode::InsufficientResources,
-                      decision.reason, started);
+        answerRefusal(target, queued, errorOf(decision.verdict), decision.reason, started);
         return;
     }
     if (queued.options.dryRun) {
@@ -365,6 +393,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         record.holdsAllocation = true;
         transition::waitingForCgroup(record, started);
         store_.save(record);
+        recordDisruption(assessment.question, 0);
         transaction.commit();
         releaseTimers_.erase(name);
         recordHistory(name, queued.actor, "update", queued.request, "pending", record.message, started);
@@ -385,6 +414,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         .previousActual = assessment.baseline.restrictedTo(touchedBy(queued.request)),
         .createdAtUsec = started,
     });
+    recordDisruption(assessment.question, reservationId);
     transaction.commit();
     failpoint("after-reserve");
     spdlog::info("{}: applying {} (generation {})", name, core::describe(queued.request), record.generation);
@@ -409,6 +439,29 @@ void ResourceManager::startUpdate(Target target, Queued queued)
                        .storeBackoff = {},
                    }),
                    options);
+}
+
+// Inside the admission's transaction: a restart must not reset a budget.
+void ResourceManager::recordDisruption(const AdmissionQuestion& question, int64_t reservationId)
+{
+    if (!question.disruption || question.pool.empty() || !store_.findPool(question.pool))
+        return;
+    store_.recordDisruption({
+        .pool = question.pool,
+        .workload = question.workload,
+        .reason = question.reason,
+        .atUsec = question.nowUsec,
+        .reservationId = reservationId,
+    });
+}
+
+void ResourceManager::recheckBudgets()
+{
+    if (!budgetRecheck_)
+        budgetRecheck_ = loop_.after(kBudgetRecheckInterval, [this] {
+            budgetRecheck_ = {};
+            deferred_.schedulePass();
+        });
 }
 
 void ResourceManager::startExecution(const std::string& name, std::unique_ptr<InFlight> update,
@@ -687,6 +740,7 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
         return;
     }
     resolve(update.workload, [this, update, next = std::move(next)](Outcome<Target> resolved) {
+        const Actor actor{update.actor, update.callerUid};
         OfferOutcome outcome = OfferOutcome::NotStarted;
         try {
             if (const auto* error = std::get_if<ResizeError>(&resolved)) {
@@ -694,20 +748,25 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
                     outcome = OfferOutcome::StopPass;
                 else
                     store_.removeDeferred(update.workload);
-            } else if (Target& target = std::get<Target>(resolved);
-                       !busy(target.name) && decide(target, update.request, update.pool).first) {
-                UpdateOptions options;
-                options.force = update.force;
-                options.pool = update.pool;
-                if (update.reclaimTimeoutUsec)
-                    options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
-                const std::string name = target.name;
-                spdlog::info("{}: capacity freed, applying the deferred {}", name, core::describe(update.request));
-                startGuarded(std::move(target), Queued{update.request, options, Actor{update.actor, update.callerUid},
-                                                       [name](const UpdateResult& result) {
-                                                           logFailedBackgroundUpdate(name, result);
-                                                       }});
-                outcome = OfferOutcome::Started;
+            } else if (Target& target = std::get<Target>(resolved); !busy(target.name)) {
+                const auto decision = decide(target, update.request, update.pool, actor);
+                if (decision.verdict == core::Verdict::BudgetExhausted)
+                    recheckBudgets();
+                if (decision.verdict == core::Verdict::Admitted) {
+                    UpdateOptions options;
+                    options.force = update.force;
+                    options.pool = update.pool;
+                    if (update.reclaimTimeoutUsec)
+                        options.reclaimTimeout = std::chrono::microseconds(*update.reclaimTimeoutUsec);
+                    const std::string name = target.name;
+                    spdlog::info("{}: capacity freed, applying the deferred {}", name,
+                                 core::describe(update.request));
+                    startGuarded(std::move(target), Queued{update.request, options, actor,
+                                                           [name](const UpdateResult& result) {
+                                                               logFailedBackgroundUpdate(name, result);
+                                                           }});
+                    outcome = OfferOutcome::Started;
+                }
             }
         } catch (const std::exception& error) {
             // The store's passing trouble, typically; the pass goes on

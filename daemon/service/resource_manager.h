@@ -184,9 +184,10 @@ private:
     // `record` is the workload's record with the membership it would have
     // after the change (withMembership()).
     Assessment assess(const Target& target, const store::WorkloadRecord& record,
-                      const core::Resources& request);
-    Verdict decide(const Target& target, const core::Resources& request,
-                   const std::optional<std::string>& pool = std::nullopt);
+                      const core::Resources& request, const Actor& actor);
+    core::AdmissionDecision decide(const Target& target, const core::Resources& request,
+                                   const std::optional<std::string>& pool = std::nullopt,
+                                   const Actor& actor = Actor::caller(0));
     store::WorkloadRecord statusOf(const std::string& asked, Outcome<Target> resolved);
     void forgetResolved(const std::string& asked, Outcome<Target> resolved, uint32_t callerUid, uint64_t started);
     core::Resources readActual(const std::string& cgroupPath);
@@ -212,6 +213,10 @@ private:
     void deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
                      const std::string& reason, uint64_t started);
     void offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next);
+    void recordDisruption(const AdmissionQuestion& question, int64_t reservationId);
+    // An update waits for a disruption budget, which frees with time, not
+    // with capacity: the deferred queue is offered again a little later.
+    void recheckBudgets();
 
     // ReconcilerHost
     bool busy(const std::string& name) const override { return inFlight_.contains(name); }
@@ -253,6 +258,8 @@ private:
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
     std::map<std::string, std::deque<Queued>> waiting_;
     std::map<std::string, EventSource> releaseTimers_;
+    static constexpr std::chrono::seconds kBudgetRecheckInterval{1};
+    EventSource budgetRecheck_;
     // Passes waiting for a background listing, the one under way first, and
     // what each is to call when done.
     std::deque<std::vector<std::function<void()>>> passesAsked_;

@@ -92,7 +92,7 @@ TEST_F(PoolTest, AnUnknownPoolOrABadSpecIsRefusedAndChangesNothing)
     });
     const auto badName = errorOf([&] { client().setPool("no/slash", cpuCap(100)); });
     const auto budgets = errorOf([&] {
-        client().setPool("batch", {{"Budgets", Variant(std::vector<Dictionary>{{{"Value", Variant("1")}}})}});
+        client().setPool("batch", {{"Budgets", Variant(std::vector<Dictionary>{{{"Value", Variant("101%")}}})}});
     });
     const auto removeMissing = errorOf([&] { client().removePool("nosuch"); });
 
@@ -167,6 +167,57 @@ TEST_F(PoolTest, ASmallPoolsDeferredChangeIsServedWhileABigPoolKeepsAsking)
     EXPECT_TRUE(waitUntil(holds100(small), bound));
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big2.name()), "UpdateState"), "deferred");
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big3.name()), "UpdateState"), "deferred");
+}
+
+// A pool whose budget allows one manual disruption per `period`.
+Dictionary oneDisruptionPer(std::chrono::microseconds period)
+{
+    const Dictionary budget{{"Value", Variant("1")},
+                            {"PeriodUSec", Variant(static_cast<std::uint64_t>(period.count()))},
+                            {"Reasons", Variant(std::vector<std::string>{"manual"})}};
+    return {{"Budgets", Variant(std::vector<Dictionary>{budget})}};
+}
+
+TEST_F(PoolTest, ASecondShrinkInsideTheBudgetsPeriodIsRefusedWhileGrowthPasses)
+{
+    client().setPool("batch", oneDisruptionPer(std::chrono::hours(1)));
+    // Created at 400m: a first limit below "none" would count as a
+    // disruption itself.
+    const auto first = runContainer("first", {poolLabel, "--cpus=0.4"});
+    const auto second = runContainer("second", {poolLabel, "--cpus=0.4"});
+    EXPECT_EQ(entryOf<std::uint32_t>(batch(), "AllowedDisruptions"), 1U);
+
+    client().updateResources(first.name(), ResourceValues{.cpuMillis = 300});
+    const auto refused = errorOf([&] { client().updateResources(second.name(), ResourceValues{.cpuMillis = 300}); });
+
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.BudgetExhausted");
+    EXPECT_EQ(refused->getMessage(), "pool batch: its disruption budgets allow no more manual disruptions now");
+    EXPECT_EQ(CgroupLimits::read(second.cgroupPath()).cpuMillis(), 400U);
+    EXPECT_EQ(entryOf<std::uint32_t>(batch(), "AllowedDisruptions"), 0U);
+    client().updateResources(second.name(), ResourceValues{.cpuMillis = 500});
+    EXPECT_EQ(CgroupLimits::read(second.cgroupPath()).cpuMillis(), 500U);
+    // Counted from the state file: a restart does not reset the budget.
+    daemon().stop();
+    startDaemon();
+    const auto afterRestart =
+        errorOf([&] { client().updateResources(second.name(), ResourceValues{.memoryMax = 128 * mebibyte}); });
+    ASSERT_TRUE(afterRestart);
+    EXPECT_EQ(afterRestart->getName(), "io.resized1.Error.BudgetExhausted");
+}
+
+TEST_F(PoolTest, AShrinkDeferredByTheBudgetRunsWhenItsPeriodHasPassed)
+{
+    client().setPool("batch", oneDisruptionPer(std::chrono::seconds(2)));
+    const auto first = runContainer("first", {poolLabel, "--cpus=0.4"});
+    const auto second = runContainer("second", {poolLabel, "--cpus=0.4"});
+    client().updateResources(first.name(), ResourceValues{.cpuMillis = 300});
+
+    const Dictionary deferred =
+        client().updateResources(second.name(), ResourceValues{.cpuMillis = 300}, {{"Defer", Variant(true)}});
+
+    EXPECT_EQ(entryOf<std::string>(deferred, "UpdateState"), "deferred");
+    EXPECT_TRUE(waitUntil([&] { return CgroupLimits::read(second.cgroupPath()).cpuMillis() == 300U; }, bound));
 }
 
 TEST_F(PoolTest, PoolObjectsArePublishedAndListed)
