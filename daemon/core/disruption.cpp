@@ -6,32 +6,10 @@
 namespace resized::core {
 namespace {
 
-constexpr std::pair<DisruptionReason, std::string_view> kReasonNames[] = {
-    {DisruptionReason::Manual, "manual"},
-    {DisruptionReason::Autoscale, "autoscale"},
-    {DisruptionReason::Plan, "plan"},
-};
-
 // Unlimited and missing both mean "as high as it goes".
 uint64_t ceilingOf(const std::optional<uint64_t>& limit) { return limit.value_or(kUnlimited); }
 
 }  // namespace
-
-std::string_view toString(DisruptionReason reason)
-{
-    for (const auto& [value, name] : kReasonNames)
-        if (value == reason)
-            return name;
-    return "manual";
-}
-
-std::optional<DisruptionReason> parseDisruptionReason(std::string_view text)
-{
-    for (const auto& [value, name] : kReasonNames)
-        if (name == text)
-            return value;
-    return std::nullopt;
-}
 
 std::optional<DisruptionBudget> parseBudgetValue(std::string_view text)
 {

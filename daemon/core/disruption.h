@@ -5,19 +5,12 @@
 #include <optional>
 #include <set>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "core/resources.h"
+#include "core/states.h"
 
 namespace resized::core {
-
-// Why a workload is lowered (design.md §1b): a caller's change, the
-// autoscaler's, a plan's.
-enum class DisruptionReason { Manual, Autoscale, Plan };
-
-std::string_view toString(DisruptionReason reason);
-std::optional<DisruptionReason> parseDisruptionReason(std::string_view text);
 
 // One disruption budget of a pool: at most `value` disruptions (or
 // `value` percent of the pool's members, rounded up, as Karpenter) over a

@@ -33,6 +33,12 @@ constexpr std::array<std::pair<RunState, std::string_view>, 5> kRunStateNames{{
     {RunState::Removed, "removed"},
 }};
 
+constexpr std::array<std::pair<DisruptionReason, std::string_view>, 3> kDisruptionReasonNames{{
+    {DisruptionReason::Manual, "manual"},
+    {DisruptionReason::Autoscale, "autoscale"},
+    {DisruptionReason::Plan, "plan"},
+}};
+
 template <typename Enum, size_t N>
 std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum value)
 {
@@ -60,5 +66,10 @@ std::optional<SyncState> parseSyncState(std::string_view text) { return valueOf(
 std::optional<UpdateState> parseUpdateState(std::string_view text) { return valueOf(kUpdateStateNames, text); }
 std::string_view toString(RunState state) { return nameOf(kRunStateNames, state); }
 std::optional<RunState> parseRunState(std::string_view text) { return valueOf(kRunStateNames, text); }
+std::string_view toString(DisruptionReason reason) { return nameOf(kDisruptionReasonNames, reason); }
+std::optional<DisruptionReason> parseDisruptionReason(std::string_view text)
+{
+    return valueOf(kDisruptionReasonNames, text);
+}
 
 }  // namespace resized::core
