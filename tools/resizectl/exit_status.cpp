@@ -7,9 +7,11 @@ namespace resized::ctl {
 
 ExitStatus exitStatusForBusError(std::string_view errorName)
 {
-    static constexpr std::array<std::pair<std::string_view, ExitStatus>, 12> kStatusByError{{
+    static constexpr std::array<std::pair<std::string_view, ExitStatus>, 13> kStatusByError{{
         {"io.resized1.Error.InvalidArgument", ExitStatus::InvalidArgument},
         {"io.resized1.Error.NoSuchWorkload", ExitStatus::NoSuchWorkload},
+        // Not 5: `set web --pool batch` must not read as "web does not exist".
+        {"io.resized1.Error.NoSuchPool", ExitStatus::NoSuchPool},
         {"io.resized1.Error.InsufficientResources", ExitStatus::InsufficientResources},
         {"io.resized1.Error.Infeasible", ExitStatus::Infeasible},
         {"io.resized1.Error.MemoryInUse", ExitStatus::MemoryInUse},

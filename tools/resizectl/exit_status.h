@@ -23,6 +23,7 @@ enum class ExitStatus : int {
     AccessDenied = 11,
     DaemonNotRunning = 12,
     NotSupported = 13,
+    NoSuchPool = 14,
 };
 
 // The exit status that tells a script which D-Bus error the daemon answered.

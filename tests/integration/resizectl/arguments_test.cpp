@@ -240,6 +240,7 @@ TEST(ExitStatus, EachContractErrorHasItsOwnStatus)
 {
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.InvalidArgument"), ExitStatus::InvalidArgument);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.NoSuchWorkload"), ExitStatus::NoSuchWorkload);
+    EXPECT_EQ(exitStatusForBusError("io.resized1.Error.NoSuchPool"), ExitStatus::NoSuchPool);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.InsufficientResources"), ExitStatus::InsufficientResources);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.Infeasible"), ExitStatus::Infeasible);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.MemoryInUse"), ExitStatus::MemoryInUse);

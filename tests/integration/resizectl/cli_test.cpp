@@ -35,6 +35,7 @@ TEST(ResizectlCli, HelpNamesEveryVerbAndTheExitStatuses)
     for (const char* verb : kVerbs)
         EXPECT_THAT(result.standardOutput, HasSubstr(std::string("\n  ") + verb + " ")) << verb;
     EXPECT_THAT(result.standardOutput, HasSubstr("12 resized not running"));
+    EXPECT_THAT(result.standardOutput, HasSubstr("14 no such pool"));
 }
 
 TEST(ResizectlCli, EveryVerbHasHelp)
