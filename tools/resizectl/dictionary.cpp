@@ -23,6 +23,8 @@ Dictionary toDictionary(const UpdateOptions& options)
         dictionary.emplace("Defer", true);
     if (options.reclaimTimeout)
         dictionary.emplace("ReclaimTimeoutUSec", static_cast<uint64_t>(options.reclaimTimeout->count()));
+    if (options.pool)
+        dictionary.emplace("Pool", *options.pool);
     return dictionary;
 }
 

@@ -20,6 +20,8 @@ struct UpdateOptions {
     bool force = false;
     bool defer = false;
     std::optional<std::chrono::microseconds> reclaimTimeout;
+    // The pool to join, durably; "" leaves any pool.
+    std::optional<std::string> pool;
 };
 
 // Only the keys a request names are sent: a missing key leaves that resource

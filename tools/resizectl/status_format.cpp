@@ -55,11 +55,16 @@ std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
         {"Container", lookup<std::string>(status, "ContainerId", "-")},
         {"Cgroup", lookup<std::string>(status, "CgroupPath", "-")},
         {"Driver", lookup<std::string>(status, "Driver", "-")},
+    };
+    // Most workloads are in no pool; a line saying so would be noise.
+    if (const std::string pool = lookup<std::string>(status, "Pool"); !pool.empty())
+        fields.emplace_back("Pool", pool);
+    fields.insert(fields.end(), {
         {"Desired", describeResources(desired)},
         {"Actual", describeResources(actual)},
         {"Sync state", lookup<std::string>(status, "SyncState", "unknown")},
         {"Update state", lookup<std::string>(status, "UpdateState", "unknown")},
-    };
+    });
     if (!message.empty())
         fields.emplace_back("Message", message);
     fields.emplace_back("Generation", formatGeneration(status));

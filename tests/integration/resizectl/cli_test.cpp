@@ -217,6 +217,14 @@ TEST(ResizectlCli, ASoundAutoscalePolicyIsSent)
     EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
 }
 
+TEST(ResizectlCli, SetTakesAPoolEvenAnEmptyOne)
+{
+    EXPECT_EQ(resizectl({"set", "web", "--cpus", "1", "--pool", "batch"}).exitStatus, 1);
+    EXPECT_EQ(resizectl({"set", "web", "--cpus", "1", "--pool", ""}).exitStatus, 1);
+    EXPECT_EQ(resizectl({"set", "web", "--cpus", "1", "--pool"}).exitStatus, 2);
+    EXPECT_THAT(resizectl({"set", "--help"}).standardOutput, HasSubstr("--pool ''"));
+}
+
 TEST(ResizectlCli, TopWantsAPositiveDelayAndCount)
 {
     EXPECT_EQ(resizectl({"top", "-d", "0"}).exitStatus, 2);

@@ -46,11 +46,20 @@ TEST(OptionsDictionary, SendsOnlyWhatWasAsked)
 {
     EXPECT_TRUE(toDictionary(UpdateOptions{}).empty());
 
-    const Dictionary dictionary = toDictionary(UpdateOptions{.force = true, .reclaimTimeout = 5s});
-    ASSERT_EQ(dictionary.size(), 2u);
+    const Dictionary dictionary = toDictionary(UpdateOptions{.force = true, .reclaimTimeout = 5s, .pool = "batch"});
+    ASSERT_EQ(dictionary.size(), 3u);
     EXPECT_TRUE(dictionary.at("Force").get<bool>());
     EXPECT_EQ(dictionary.at("ReclaimTimeoutUSec").peekValueType(), "t");
     EXPECT_EQ(dictionary.at("ReclaimTimeoutUSec").get<uint64_t>(), 5'000'000u);
+    EXPECT_EQ(dictionary.at("Pool").get<std::string>(), "batch");
+}
+
+TEST(OptionsDictionary, SendsAnEmptyPoolToLeaveOne)
+{
+    const Dictionary dictionary = toDictionary(UpdateOptions{.reclaimTimeout = std::nullopt, .pool = ""});
+    ASSERT_EQ(dictionary.size(), 1u);
+    EXPECT_EQ(dictionary.at("Pool").peekValueType(), "s");
+    EXPECT_EQ(dictionary.at("Pool").get<std::string>(), "");
 }
 
 TEST(Json, KeepsNumbersExactAndNestsDictionaries)

@@ -117,6 +117,19 @@ TEST(StatusBlock, LeavesOutAnEmptyMessageAndNamesMissingLimits)
     EXPECT_NE(block.find("Desired: none\n"), std::string::npos);
 }
 
+TEST(StatusBlock, ShowsThePoolOfAWorkloadInOne)
+{
+    Dictionary status = exampleStatus();
+    status["Pool"] = sdbus::Variant(std::string("batch"));
+    EXPECT_NE(formatStatusBlock(status, kUpdatedAt).find("Driver: cgroupfs-v1\n"
+                                                         "            Pool: batch\n"
+                                                         "         Desired: "),
+              std::string::npos);
+
+    status["Pool"] = sdbus::Variant(std::string());
+    EXPECT_EQ(formatStatusBlock(status, kUpdatedAt).find("Pool:"), std::string::npos);
+}
+
 TEST(StatusTable, ShowsTheLimitsInForce)
 {
     Dictionary unmanaged{{"Workload", sdbus::Variant(std::string("batch"))}};

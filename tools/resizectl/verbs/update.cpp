@@ -72,12 +72,21 @@ void addSetVerb(CLI::App& app, VerbAction& selected)
     addParsedOption(*options, "--reclaim-timeout", request->options.reclaimTimeout, parseTimespan, "a time span",
                     "How long a memory shrink may wait for reclaim: 5s, 500ms, 1min")
         ->type_name("TIME");
+    // Given at all, even as '', the option is sent: '' leaves any pool.
+    options
+        ->add_option_function<std::string>(
+            "--pool", [request](const std::string& pool) { request->options.pool = pool; },
+            "Join the pool POOL (see resizectl pool), durably: this change and later ones are admitted "
+            "against its caps too. '' leaves any pool. Wins over the container's io.resized1.pool label")
+        ->type_name("POOL");
 
     command->footer("All named resources change together or not at all. Prints the resulting status.\n"
                     "Examples:\n"
                     "  resizectl set web --cpus 1.5 --memory 1g\n"
                     "  resizectl set web CPUQuota=150% MemoryMax=1G\n"
                     "  resizectl set web --memory 256Mi --reclaim-timeout 10s\n"
+                    "  resizectl set job1 --cpus 1 --pool batch\n"
+                    "  resizectl set job1 --cpus 2 --pool ''\n"
                     "  resizectl set web --cpus max --dry-run");
     command->callback([&selected, request] {
         request->resources = request->resourceArguments.resolve();
