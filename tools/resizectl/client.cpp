@@ -1,12 +1,14 @@
 #include "client.h"
 
 #include "bus_label.h"
+#include "pool_proxy.h"
 
 namespace resized::ctl {
 
 namespace {
 
 constexpr const char* kBusName = "io.resized1";
+constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
 
 // Workload objects come and go, so their signals are matched by path prefix
 // rather than through one proxy per object.
@@ -87,6 +89,24 @@ Client::Client(const BusTarget& target)
 Client::~Client()
 {
     stop();
+}
+
+std::optional<Dictionary> Client::findPoolProperties(const sdbus::ObjectPath& path)
+{
+    try {
+        // Pools come and go; a proxy lives for the one call.
+        const auto pool = sdbus::createProxy(*connection_, kBusName, path);
+        Dictionary properties;
+        pool->callMethod("GetAll")
+            .onInterface(kPropertiesInterface)
+            .withArguments(std::string(io::resized1::Pool_proxy::INTERFACE_NAME))
+            .storeResultsTo(properties);
+        return properties;
+    } catch (const sdbus::Error& error) {
+        if (error.getName() == "org.freedesktop.DBus.Error.UnknownObject")
+            return std::nullopt;
+        throw toCommandError(error);
+    }
 }
 
 void Client::setMethodCallTimeout(std::chrono::microseconds timeout)

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -67,6 +68,10 @@ public:
             throw toCommandError(error);
         }
     }
+
+    // The io.resized1.Pool properties of the object at `path`, as ListPools
+    // names it; nullopt when the pool was removed since it was listed.
+    std::optional<Dictionary> findPoolProperties(const sdbus::ObjectPath& path);
 
     // Long enough for an update that waits for memory reclaim.
     void setMethodCallTimeout(std::chrono::microseconds timeout);

@@ -28,6 +28,16 @@ Dictionary toDictionary(const UpdateOptions& options)
     return dictionary;
 }
 
+Dictionary toDictionary(const PoolCaps& caps)
+{
+    Dictionary dictionary;
+    if (caps.cpuMillis)
+        dictionary.emplace("CpuMillis", *caps.cpuMillis);
+    if (caps.memoryMax)
+        dictionary.emplace("MemoryMax", *caps.memoryMax);
+    return dictionary;
+}
+
 core::Resources resourcesFromDictionary(const Dictionary& dictionary)
 {
     return dbus_codec::decodeReportedResources(dictionary);

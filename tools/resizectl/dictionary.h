@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -24,10 +25,17 @@ struct UpdateOptions {
     std::optional<std::string> pool;
 };
 
+// What `pool set` changes: the caps given (kUnlimited: none).
+struct PoolCaps {
+    std::optional<uint64_t> cpuMillis;
+    std::optional<uint64_t> memoryMax;
+};
+
 // Only the keys a request names are sent: a missing key leaves that resource
-// (or option) as the daemon has it.
+// (or option, or cap) as the daemon has it.
 Dictionary toDictionary(const core::Resources& resources);
 Dictionary toDictionary(const UpdateOptions& options);
+Dictionary toDictionary(const PoolCaps& caps);
 
 // The resources a status dictionary (Desired, Actual, a signal's payload)
 // carries; keys this client does not know, or of an unexpected type, are

@@ -68,6 +68,7 @@ int main(int argc, char** argv)
     addMetricsVerb(app, selected);
     addWatchVerb(app, selected);
     addAutoscaleVerb(app, selected);
+    addPoolVerb(app, selected);
     addTopVerb(app, selected);
 
     try {

@@ -80,10 +80,20 @@ std::string formatFieldBlock(const std::string& title, const std::vector<StatusF
         labelWidth = std::max(labelWidth, field.first.size());
 
     std::string out = "● " + title + '\n';
+    // A value of several lines goes on under its first, as systemctl lists
+    // a unit's Docs.
+    const std::string continuation = '\n' + std::string(labelWidth + 6, ' ');
     for (const auto& [label, value] : fields) {
         // Right-aligned labels, indented under the bullet like systemctl.
         out.append(labelWidth - label.size() + 4, ' ');
-        out += label + ": " + value + '\n';
+        out += label + ": ";
+        for (const char c : value) {
+            if (c == '\n')
+                out += continuation;
+            else
+                out += c;
+        }
+        out += '\n';
     }
     return out;
 }

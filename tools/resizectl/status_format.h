@@ -14,7 +14,8 @@ namespace resized::ctl {
 using StatusField = std::pair<std::string, std::string>;
 
 // "● TITLE", then a line per field, labels right-aligned under the bullet,
-// the way `systemctl status` shows a unit.
+// the way `systemctl status` shows a unit; the further lines of a value are
+// aligned under its first.
 std::string formatFieldBlock(const std::string& title, const std::vector<StatusField>& fields);
 
 // One workload in detail, the way `systemctl status` shows a unit.

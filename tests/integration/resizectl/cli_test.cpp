@@ -24,8 +24,8 @@ CommandResult resizectl(const std::vector<std::string>& arguments)
 }
 
 // Every verb, in the order --help lists them.
-constexpr std::array kVerbs{"status",  "list",    "set",   "validate",  "node", "reconcile",
-                            "forget",  "history", "metrics", "watch", "autoscale", "top"};
+constexpr std::array kVerbs{"status",  "list",    "set",     "validate", "node",      "reconcile", "forget",
+                            "history", "metrics", "watch",   "autoscale", "top",     "pool"};
 
 TEST(ResizectlCli, HelpNamesEveryVerbAndTheExitStatuses)
 {
@@ -213,6 +213,27 @@ TEST(ResizectlCli, ASoundAutoscalePolicyIsSent)
                                    "--cpu-max", "4", "--memory-target", "80", "--memory-max", "1G",
                                    "--scale-down-policy", "percent:10:1min", "--scale-down-policy",
                                    "absolute:100:15s", "--mode", "recommend"});
+    EXPECT_EQ(result.exitStatus, 1);
+    EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
+}
+
+TEST(ResizectlCli, PoolHasSetListStatusAndRemove)
+{
+    EXPECT_EQ(resizectl({"pool"}).exitStatus, 2);
+    for (const char* command : {"set", "list", "status", "remove"}) {
+        const auto help = resizectl({"pool", command, "--help"});
+        EXPECT_EQ(help.exitStatus, 0) << command;
+        EXPECT_THAT(help.standardOutput, HasSubstr(std::string("Usage: resizectl pool ") + command)) << command;
+    }
+    for (const char* command : {"set", "status", "remove"})
+        EXPECT_EQ(resizectl({"pool", command}).exitStatus, 2) << command;
+}
+
+TEST(ResizectlCli, PoolCapsAreReadAsTheLimitsOfSet)
+{
+    EXPECT_EQ(resizectl({"pool", "set", "batch", "--cpus", "1.5x"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"pool", "set", "batch", "--memory", "lots"}).exitStatus, 2);
+    const auto result = resizectl({"pool", "set", "batch", "--cpus", "1500m", "-m", "max"});
     EXPECT_EQ(result.exitStatus, 1);
     EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
 }

@@ -28,6 +28,8 @@ std::vector<std::string> complete(const std::string& line)
         {"bash", "-c", script, "bash", RESIZECTL_BASH_COMPLETION, line},
         {"PATH=" + binaryDirectory + ":" + std::getenv("PATH")});
     EXPECT_EQ(result.exitStatus, 0) << result.standardError;
+    // bash reports a bad expansion and goes on; only stderr shows it.
+    EXPECT_EQ(result.standardError, "") << line;
     std::vector<std::string> replies;
     std::istringstream lines(result.standardOutput);
     for (std::string reply; std::getline(lines, reply);)
@@ -55,6 +57,18 @@ TEST_F(ResizectlTest, BashCompletesAssignmentsAndOptionsAfterTheWorkload)
     EXPECT_THAT(complete("resizectl set web CPUQuota=1"), UnorderedElementsAre("100%", "150%"));
     EXPECT_THAT(complete("resizectl validate web --cpuset"), UnorderedElementsAre("--cpuset-cpus"));
     EXPECT_THAT(complete("resizectl list --ma"), UnorderedElementsAre("--managed", "--machine"));
+}
+
+TEST_F(ResizectlTest, BashCompletesPoolCommandsAndPoolNames)
+{
+    ASSERT_EQ(resizectl({"pool", "set", "batch", "--cpus", "2"}).exitStatus, 0);
+
+    EXPECT_THAT(complete("resizectl pool "), UnorderedElementsAre("set", "list", "status", "remove"));
+    EXPECT_THAT(complete("resizectl pool status "), UnorderedElementsAre("batch"));
+    EXPECT_THAT(complete("resizectl pool remove b"), UnorderedElementsAre("batch"));
+    EXPECT_THAT(complete("resizectl pool set batch --m"), UnorderedElementsAre("--memory", "--machine"));
+    EXPECT_THAT(complete("resizectl set web --cpus 1 --pool "), UnorderedElementsAre("batch"));
+    EXPECT_THAT(complete("resizectl set web --po"), UnorderedElementsAre("--pool"));
 }
 
 }  // namespace

@@ -62,6 +62,19 @@ TEST(OptionsDictionary, SendsAnEmptyPoolToLeaveOne)
     EXPECT_EQ(dictionary.at("Pool").get<std::string>(), "");
 }
 
+TEST(PoolCapsDictionary, SendsOnlyTheCapsGiven)
+{
+    EXPECT_TRUE(toDictionary(PoolCaps{}).empty());
+
+    const Dictionary dictionary = toDictionary(PoolCaps{.cpuMillis = 1500, .memoryMax = std::nullopt});
+    ASSERT_EQ(dictionary.size(), 1u);
+    EXPECT_EQ(dictionary.at("CpuMillis").peekValueType(), "t");
+    EXPECT_EQ(dictionary.at("CpuMillis").get<uint64_t>(), 1500u);
+
+    const Dictionary uncapped = toDictionary(PoolCaps{.cpuMillis = std::nullopt, .memoryMax = core::kUnlimited});
+    EXPECT_EQ(uncapped.at("MemoryMax").get<uint64_t>(), UINT64_MAX);
+}
+
 TEST(Json, KeepsNumbersExactAndNestsDictionaries)
 {
     const Dictionary status{

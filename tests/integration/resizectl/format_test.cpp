@@ -7,6 +7,7 @@
 #include "resources_for_tests.h"
 #include "events.h"
 #include "node_format.h"
+#include "pool_format.h"
 #include "quantity_format.h"
 #include "status_format.h"
 #include "table.h"
@@ -128,6 +129,71 @@ TEST(StatusBlock, ShowsThePoolOfAWorkloadInOne)
 
     status["Pool"] = sdbus::Variant(std::string());
     EXPECT_EQ(formatStatusBlock(status, kUpdatedAt).find("Pool:"), std::string::npos);
+}
+
+TEST(FieldBlock, AlignsTheFurtherLinesOfAValueUnderItsFirst)
+{
+    EXPECT_EQ(formatFieldBlock("batch", {{"CPU", "1"}, {"Members", "web\ndb"}}),
+              "● batch\n"
+              "        CPU: 1\n"
+              "    Members: web\n"
+              "             db\n");
+}
+
+ListedPool examplePool(std::vector<std::string> members)
+{
+    return ListedPool{"/io/resized1/pool/batch",
+                      {{"Name", sdbus::Variant(std::string("batch"))},
+                       {"CpuCapacityMillis", sdbus::Variant(uint64_t{4000})},
+                       {"MemoryCapacity", sdbus::Variant(core::kUnlimited)},
+                       {"CpuAllocatedMillis", sdbus::Variant(uint64_t{1500})},
+                       {"MemoryAllocated", sdbus::Variant(uint64_t{768} << 20)},
+                       {"Members", sdbus::Variant(std::move(members))},
+                       {"AllowedDisruptions", sdbus::Variant(UINT32_MAX)}}};
+}
+
+TEST(PoolTable, ShowsAllocatedAgainstTheCapsAndCountsMembers)
+{
+    const ListedPool empty{"/io/resized1/pool/idle",
+                           {{"Name", sdbus::Variant(std::string("idle"))},
+                            {"CpuCapacityMillis", sdbus::Variant(uint64_t{500})},
+                            {"MemoryCapacity", sdbus::Variant(uint64_t{1} << 30)},
+                            {"CpuAllocatedMillis", sdbus::Variant(uint64_t{0})},
+                            {"MemoryAllocated", sdbus::Variant(uint64_t{0})},
+                            {"Members", sdbus::Variant(std::vector<std::string>{})}}};
+    EXPECT_EQ(makePoolTable({examplePool({"web", "db"}), empty}).render(true),
+              "NAME  CPU     MEMORY    MEMBERS\n"
+              "batch 1500m/4 768Mi/max 2\n"
+              "idle  0/500m  0/1Gi     0\n");
+}
+
+TEST(PoolTable, MarksPropertiesItLacks)
+{
+    const ListedPool bare{"/io/resized1/pool/x", {{"Name", sdbus::Variant(std::string("x"))}}};
+    EXPECT_EQ(makePoolTable({bare}).render(false), "x -/- -/- 0\n");
+}
+
+TEST(PoolBlock, ShowsTheCapsAndListsTheMembers)
+{
+    EXPECT_EQ(formatPoolBlock(examplePool({"web", "db"})),
+              "● batch\n"
+              "        CPU: 1500m of 4 allocated\n"
+              "     Memory: 768Mi allocated, no cap\n"
+              "    Members: web\n"
+              "             db\n");
+    EXPECT_NE(formatPoolBlock(examplePool({})).find("Members: none\n"), std::string::npos);
+}
+
+TEST(PoolJson, KeepsThePropertiesExactAndAddsTheObjectPath)
+{
+    const auto json = toJson(examplePool({"web"}));
+
+    EXPECT_EQ(json["Name"], "batch");
+    EXPECT_EQ(json["ObjectPath"], "/io/resized1/pool/batch");
+    EXPECT_EQ(json["MemoryCapacity"].get<uint64_t>(), UINT64_MAX);
+    EXPECT_EQ(json["MemoryAllocated"], 768u << 20);
+    EXPECT_EQ(json["Members"], nlohmann::json::array({"web"}));
+    EXPECT_EQ(json["AllowedDisruptions"], UINT32_MAX);
 }
 
 TEST(StatusTable, ShowsTheLimitsInForce)

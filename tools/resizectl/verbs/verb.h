@@ -47,5 +47,6 @@ void addMetricsVerb(CLI::App& app, VerbAction& selected);
 void addWatchVerb(CLI::App& app, VerbAction& selected);
 void addAutoscaleVerb(CLI::App& app, VerbAction& selected);
 void addTopVerb(CLI::App& app, VerbAction& selected);
+void addPoolVerb(CLI::App& app, VerbAction& selected);
 
 }  // namespace resized::ctl

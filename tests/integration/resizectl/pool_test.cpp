@@ -1,0 +1,99 @@
+// The pool verbs end to end: a pool made and shown by resizectl caps what
+// the real daemon admits for a real container that joined it with --pool.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "resizectl_fixture.h"
+
+namespace resized::ctl {
+namespace {
+
+using integration::CommandResult;
+using integration::ScopedContainer;
+using ::testing::HasSubstr;
+using ::testing::Not;
+using ::testing::StartsWith;
+
+constexpr int kInsufficientResources = 6;
+constexpr int kInfeasible = 7;
+constexpr int kNoSuchPool = 14;
+
+void expectExit(const CommandResult& result, int exitStatus)
+{
+    EXPECT_EQ(result.exitStatus, exitStatus) << result.standardOutput << result.standardError;
+}
+
+TEST_F(ResizectlTest, APoolCapsItsMembersUntilTheyLeaveOrItIsRemoved)
+{
+    const ScopedContainer container(podman(), containerName());
+    const ScopedContainer other(podman(), containerName("other"));
+    expectExit(resizectl({"pool", "set", "batch", "--cpus", "1", "--memory", "1g"}), 0);
+    // A change of one cap keeps the other.
+    expectExit(resizectl({"pool", "set", "batch", "--cpu", "500m"}), 0);
+
+    const auto joined = resizectl({"set", container.name(), "--cpus", "300m", "--memory", "64Mi", "--pool", "batch"});
+    expectExit(joined, 0);
+    EXPECT_THAT(joined.standardOutput, HasSubstr("Pool: batch\n"));
+    EXPECT_EQ(cgroupCpuMillis(container), 300u);
+
+    // The node has room; the pool has not. Refused, the other joins nothing.
+    const auto refused = resizectl({"set", other.name(), "--cpus", "300m", "--pool", "batch"});
+    expectExit(refused, kInsufficientResources);
+    EXPECT_THAT(refused.standardError, StartsWith("resizectl: pool batch: "));
+    EXPECT_EQ(cgroupCpuMillis(other), std::nullopt);
+    // More than the cap itself can never be admitted.
+    expectExit(resizectl({"set", container.name(), "--cpus", "600m"}), kInfeasible);
+    EXPECT_EQ(cgroupCpuMillis(container), 300u);
+
+    const auto list = resizectl({"pool", "list"});
+    expectExit(list, 0);
+    EXPECT_EQ(list.standardOutput, "NAME  CPU       MEMORY   MEMBERS\n"
+                                   "batch 300m/500m 64Mi/1Gi 1\n"
+                                   "\n"
+                                   "1 pool listed.\n");
+    const auto listed = resizectlJson({"pool", "list"});
+    ASSERT_EQ(listed.size(), 1u);
+    EXPECT_EQ(listed[0]["Name"], "batch");
+    EXPECT_EQ(listed[0]["ObjectPath"], "/io/resized1/pool/batch");
+    EXPECT_EQ(listed[0]["CpuCapacityMillis"], 500u);
+    EXPECT_EQ(listed[0]["MemoryCapacity"], 1u << 30);
+    EXPECT_EQ(listed[0]["CpuAllocatedMillis"], 300u);
+    EXPECT_EQ(listed[0]["MemoryAllocated"], 64u << 20);
+    EXPECT_EQ(listed[0]["Members"], nlohmann::json::array({container.name()}));
+
+    const auto status = resizectl({"pool", "status", "batch"});
+    expectExit(status, 0);
+    EXPECT_THAT(status.standardOutput, StartsWith("● batch\n"));
+    EXPECT_THAT(status.standardOutput, HasSubstr("CPU: 300m of 500m allocated\n"));
+    EXPECT_THAT(status.standardOutput, HasSubstr("Members: " + container.name() + "\n"));
+    EXPECT_EQ(resizectlJson({"pool", "status", "batch"})["Members"], listed[0]["Members"]);
+
+    // --pool '' leaves it, and the raise is the node's alone to admit.
+    const auto left = resizectl({"set", container.name(), "--cpus", "600m", "--pool", ""});
+    expectExit(left, 0);
+    EXPECT_THAT(left.standardOutput, Not(HasSubstr("Pool:")));
+    EXPECT_EQ(cgroupCpuMillis(container), 600u);
+    EXPECT_EQ(resizectlJson({"pool", "status", "batch"})["Members"], nlohmann::json::array());
+
+    expectExit(resizectl({"pool", "remove", "batch"}), 0);
+    EXPECT_EQ(resizectlJson({"pool", "list"}), nlohmann::json::array());
+    const auto again = resizectl({"pool", "remove", "batch"});
+    expectExit(again, kNoSuchPool);
+    EXPECT_EQ(again.standardError, "resizectl: no pool is named \"batch\"\n");
+}
+
+TEST_F(ResizectlTest, AnUnknownPoolIsStatus14AndABadNameStatus4)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto status = resizectl({"pool", "status", "nosuch"});
+    expectExit(status, kNoSuchPool);
+    EXPECT_EQ(status.standardError, "resizectl: no pool is named \"nosuch\"\n");
+    expectExit(resizectl({"set", container.name(), "--cpus", "300m", "--pool", "nosuch"}), kNoSuchPool);
+    EXPECT_EQ(cgroupCpuMillis(container), std::nullopt);
+    expectExit(resizectl({"pool", "set", "no/slash"}), 4);
+}
+
+}  // namespace
+}  // namespace resized::ctl
