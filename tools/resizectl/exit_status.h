@@ -24,6 +24,7 @@ enum class ExitStatus : int {
     DaemonNotRunning = 12,
     NotSupported = 13,
     NoSuchPool = 14,
+    BudgetExhausted = 15,
 };
 
 // The exit status that tells a script which D-Bus error the daemon answered.

@@ -243,6 +243,7 @@ TEST(ExitStatus, EachContractErrorHasItsOwnStatus)
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.NoSuchPool"), ExitStatus::NoSuchPool);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.InsufficientResources"), ExitStatus::InsufficientResources);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.Infeasible"), ExitStatus::Infeasible);
+    EXPECT_EQ(exitStatusForBusError("io.resized1.Error.BudgetExhausted"), ExitStatus::BudgetExhausted);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.MemoryInUse"), ExitStatus::MemoryInUse);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.ApplyFailed"), ExitStatus::ApplyFailed);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.RuntimeUnavailable"), ExitStatus::RuntimeUnavailable);
