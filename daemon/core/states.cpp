@@ -39,6 +39,24 @@ constexpr std::array<std::pair<DisruptionReason, std::string_view>, 3> kDisrupti
     {DisruptionReason::Plan, "plan"},
 }};
 
+constexpr std::array<std::pair<PlanState, std::string_view>, 6> kPlanStateNames{{
+    {PlanState::Pending, "pending"},
+    {PlanState::Running, "running"},
+    {PlanState::Succeeded, "succeeded"},
+    {PlanState::Failed, "failed"},
+    {PlanState::Rejected, "rejected"},
+    {PlanState::Cancelled, "cancelled"},
+}};
+
+constexpr std::array<std::pair<PlanReason, std::string_view>, 6> kPlanReasonNames{{
+    {PlanReason::None, ""},
+    {PlanReason::Churn, "churn"},
+    {PlanReason::Budget, "budget"},
+    {PlanReason::Capacity, "capacity"},
+    {PlanReason::Infeasible, "infeasible"},
+    {PlanReason::Apply, "apply"},
+}};
+
 template <typename Enum, size_t N>
 std::string_view nameOf(const std::array<std::pair<Enum, std::string_view>, N>& names, Enum value)
 {
@@ -71,5 +89,10 @@ std::optional<DisruptionReason> parseDisruptionReason(std::string_view text)
 {
     return valueOf(kDisruptionReasonNames, text);
 }
+
+std::string_view toString(PlanState state) { return nameOf(kPlanStateNames, state); }
+std::optional<PlanState> parsePlanState(std::string_view text) { return valueOf(kPlanStateNames, text); }
+std::string_view toString(PlanReason reason) { return nameOf(kPlanReasonNames, reason); }
+std::optional<PlanReason> parsePlanReason(std::string_view text) { return valueOf(kPlanReasonNames, text); }
 
 }  // namespace resized::core

@@ -19,6 +19,11 @@ enum class RunState { Unknown, Running, Paused, Stopped, Removed };
 // §1b): a caller's change, the autoscaler's, a plan's.
 enum class DisruptionReason { Manual, Autoscale, Plan };
 
+// Where a plan is in its life (design.md §1b), and why it ended as it did
+// (None while pending or running, and when it succeeded or was cancelled).
+enum class PlanState { Pending, Running, Succeeded, Failed, Rejected, Cancelled };
+enum class PlanReason { None, Churn, Budget, Capacity, Infeasible, Apply };
+
 std::string_view toString(SyncState state);
 std::string_view toString(UpdateState state);
 std::optional<SyncState> parseSyncState(std::string_view text);
@@ -27,5 +32,9 @@ std::string_view toString(RunState state);
 std::optional<RunState> parseRunState(std::string_view text);
 std::string_view toString(DisruptionReason reason);
 std::optional<DisruptionReason> parseDisruptionReason(std::string_view text);
+std::string_view toString(PlanState state);
+std::optional<PlanState> parsePlanState(std::string_view text);
+std::string_view toString(PlanReason reason);
+std::optional<PlanReason> parsePlanReason(std::string_view text);
 
 }  // namespace resized::core

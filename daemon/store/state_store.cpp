@@ -312,7 +312,7 @@ uint64_t StateStore::countDisruptions(const std::string& pool, const core::Disru
 int64_t StateStore::addReservation(const Reservation& reservation)
 {
     Statement(db_, "INSERT INTO reservations (workload, cpu_millis, memory, target, "
-                   "previous_desired, previous_actual, created_at_usec) VALUES (?, ?, ?, ?, ?, ?, ?)")
+                   "previous_desired, previous_actual, created_at_usec, plan_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(1, reservation.workload)
         .bind(2, reservation.amounts.cpuMillis)
         .bind(3, reservation.amounts.memory)
@@ -320,6 +320,7 @@ int64_t StateStore::addReservation(const Reservation& reservation)
         .bind(5, toJson(reservation.previousDesired))
         .bind(6, toJson(reservation.previousActual))
         .bind(7, reservation.createdAtUsec)
+        .bind(8, reservation.planId)
         .run();
     return db_.lastInsertId();
 }
@@ -332,7 +333,7 @@ void StateStore::removeReservation(int64_t id)
 std::vector<Reservation> StateStore::reservations()
 {
     Statement query(db_, "SELECT id, workload, cpu_millis, memory, target, previous_desired, "
-                         "previous_actual, created_at_usec FROM reservations ORDER BY id");
+                         "previous_actual, created_at_usec, plan_id FROM reservations ORDER BY id");
     std::vector<Reservation> result;
     while (query.step()) {
         result.push_back({
@@ -343,6 +344,7 @@ std::vector<Reservation> StateStore::reservations()
             .previousDesired = resourcesFromJson(query.text(5)),
             .previousActual = resourcesFromJson(query.text(6)),
             .createdAtUsec = query.unsignedInteger(7),
+            .planId = query.integer(8),
         });
     }
     return result;

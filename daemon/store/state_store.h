@@ -68,6 +68,8 @@ struct Reservation {
     core::Resources previousDesired{};
     core::Resources previousActual{};
     uint64_t createdAtUsec = 0;
+    // The plan it is a change of (0: a single update).
+    int64_t planId = 0;
 };
 
 // An update asked with Defer=true, waiting for capacity.
