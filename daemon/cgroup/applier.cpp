@@ -76,6 +76,14 @@ std::string joined(const std::vector<std::string>& words)
 
 }  // namespace
 
+core::Resources keysTouchedBy(const core::Resources& target)
+{
+    core::Resources touched = target;
+    if (touched.memoryMax && !touched.memoryHigh)
+        touched.memoryHigh = 0;
+    return touched;
+}
+
 ApplyTransaction::ApplyTransaction(LimitsBackend& backend, std::string cgroup,
                                    core::Resources target, ApplyOptions options)
     : backend_(backend), cgroup_(std::move(cgroup)), target_(std::move(target)), options_(options)

@@ -27,6 +27,11 @@ enum class ApplyOutcome {
     Failed,       // a write failed or read back wrong; restored
 };
 
+// The keys a transaction to `target` may write: a memory.max shrink lowers
+// memory.high for a while, so whoever undoes it after a crash must be able
+// to put that back too.
+core::Resources keysTouchedBy(const core::Resources& target);
+
 // One update of one cgroup, all or nothing. It never blocks: a memory shrink
 // that waits for reclaim returns InProgress with a delay, and the caller (the
 // event loop) calls advance() again after it.

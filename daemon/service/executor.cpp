@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "failpoint/failpoint.h"
+
 namespace resized::service {
 
 Execution::Execution(EventLoop& loop, std::vector<CgroupChange> changes, cgroup::ApplyOptions options,
@@ -55,6 +57,8 @@ void Execution::stepAdvanced(std::optional<std::chrono::milliseconds> delay)
         return;
     }
     ++current_;
+    if (current_ < changes_.size())
+        failpoint("between-cgroups");
     advance();
 }
 

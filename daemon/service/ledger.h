@@ -3,6 +3,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "core/admission.h"
 #include "core/cpuset.h"
@@ -40,6 +41,15 @@ struct AdmissionQuestion {
 std::optional<uint64_t> allowedDisruptions(store::StateStore& store, const store::PoolRecord& pool,
                                            core::DisruptionReason reason, uint64_t nowUsec);
 
+// A plan's changes admitted as one (Ledger::assessPlan).
+struct PlanAdmission {
+    // The verdict, and the reason of the level that refused.
+    core::AdmissionDecision decision;
+    // What each change reserves while the plan is in flight, in the order
+    // of the questions; empty unless admitted.
+    std::vector<core::Amounts> reservations;
+};
+
 // The node's budget (design.md §1: available = capacity − allocated −
 // reserved) and the one admission decision. Allocated is the sum of the
 // allocations the store holds plus, for every workload with a cgroup that
@@ -60,6 +70,13 @@ public:
     // The decision, with nothing changed. Called inside the write transaction
     // that takes the reservation, it cannot be overtaken.
     core::AdmissionDecision assess(const AdmissionQuestion& question);
+    // The decision for several changes applied as one (design.md §1b,
+    // plans): each must be feasible alone, and the node and every pool
+    // must have room for their sum net of the plan's own decreases. While
+    // the plan is in flight, a decrease still holds what it held, so the
+    // increases reserve only what the decreases of their own pool (or of
+    // the workloads in none) do not cover.
+    PlanAdmission assessPlan(const std::vector<AdmissionQuestion>& questions);
 
     // Workloads with a cgroup and no allocation held by resized, at what
     // their cgroups hold. Returns whether the figure changed.
@@ -69,6 +86,12 @@ public:
     std::optional<core::Amounts> unheld(const std::string& workload) const;
 
 private:
+    // A cpuset the node or the workload's parent cannot give.
+    std::optional<core::AdmissionDecision> refuseCpus(const AdmissionQuestion& question) const;
+    // The pool's verdict on `questions`, all of its members.
+    core::AdmissionDecision assessPool(const store::PoolRecord& pool,
+                                       const std::vector<const AdmissionQuestion*>& questions);
+
     store::StateStore& store_;
     core::Amounts capacity_;
     core::CpuSet nodeCpus_;

@@ -1,5 +1,7 @@
 #pragma once
 
+#include <vector>
+
 #include "cgroup/driver_selector.h"
 #include "store/state_store.h"
 
@@ -19,6 +21,12 @@ void restoreLimits(cgroup::LimitsBackend& backend, const std::string& cgroupPath
 // committed; the reservation then stays for the next try.
 void resolveReservation(store::StateStore& store, cgroup::DriverSelector& drivers,
                         const store::Reservation& reservation);
+
+// The reservations a plan's interruption left: all of its changes are
+// finished if every cgroup holds its target, else all are undone; the
+// plan's row ends succeeded or failed in the same transaction.
+void resolvePlan(store::StateStore& store, cgroup::DriverSelector& drivers, int64_t planId,
+                 const std::vector<store::Reservation>& reservations);
 
 // Every reservation in the store, at start-up before anything else runs.
 void recoverInterruptedUpdates(store::StateStore& store, cgroup::DriverSelector& drivers);
