@@ -28,6 +28,7 @@
 #include "service/metrics.h"
 #include "service/node.h"
 #include "service/podman_source.h"
+#include "service/plans.h"
 #include "service/pools.h"
 #include "service/resource_manager.h"
 #include "service/runtime_watcher.h"
@@ -116,10 +117,13 @@ int run(const resized::CommandLine& commandLine)
     metrics.publishRecommendations([&autoscaler] { return autoscaler.recommendations(); });
 
     service::Pools pools(store, [&manager] { manager.poolsChanged(); });
+    service::Plans plans(loop, store, manager);
 
     auto connection = sdbus::createSystemBusConnection();
-    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, pools, settings.adminGroup);
+    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, pools, plans,
+                                     settings.adminGroup);
     managerObject.publishObjects();
+    plans.start();
     bus::BusEventSource busSource(*connection, loop);
     bus::SystemdReloadWatch systemdReloadWatch(*connection, manager);
     // Before the name is taken: a client that sees it may stop us at once,

@@ -84,28 +84,33 @@ std::tuple<> noResults(std::monostate) { return {}; }
 
 ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
                              service::ResourceManager& manager, service::Autoscaler& autoscaler,
-                             service::Metrics& metrics, service::Pools& pools, std::string adminGroup)
+                             service::Metrics& metrics, service::Pools& pools, service::Plans& plans,
+                             std::string adminGroup)
     : AdaptorInterfaces(connection, std::string(kManagerPath)),
       loop_(loop),
       manager_(manager),
       autoscaler_(autoscaler),
       metrics_(metrics),
       pools_(pools),
+      plans_(plans),
       authorization_(std::move(adminGroup)),
       lastBudget_(manager_.budget())
 {
     registerAdaptor();
     manager_.setObserver(this);
+    plans_.setObserver(this);
 }
 
 ManagerObject::~ManagerObject()
 {
     manager_.setObserver(nullptr);
+    plans_.setObserver(nullptr);
     // At shutdown the workload objects go quietly, before their object manager.
     workloads_.clear();
     retired_.clear();
     publishAfterReaping_.clear();
     poolObjects_.clear();
+    planObjects_.clear();
     unregisterAdaptor();
 }
 
@@ -114,6 +119,23 @@ void ManagerObject::publishObjects()
     for (const auto& record : manager_.workloads())
         workloadChanged(record);
     refreshPools();
+    for (const auto& plan : plans_.list())
+        planSubmitted(plan);
+}
+
+void ManagerObject::planSubmitted(const store::PlanRecord& plan)
+{
+    planObjects_[plan.id] = std::make_unique<PlanObject>(getObject().getConnection(), plans_, authorization_, plan);
+}
+
+void ManagerObject::planFinished(const store::PlanRecord& plan)
+{
+    if (auto object = planObjects_.find(plan.id); object != planObjects_.end())
+        object->second->refresh(plan);
+    else
+        planSubmitted(plan);
+    emitPlanFinished(sdbus::ObjectPath(planPath(plan.id)), std::string(core::toString(plan.state)),
+                     std::string(core::toString(plan.reason)), plan.message);
 }
 
 void ManagerObject::refreshPools()
@@ -385,6 +407,28 @@ std::vector<sdbus::Struct<std::string, sdbus::ObjectPath>> ManagerObject::ListPo
         std::vector<sdbus::Struct<std::string, sdbus::ObjectPath>> list;
         for (const auto& pool : pools_.list())
             list.emplace_back(pool.name, sdbus::ObjectPath(poolPath(pool.name)));
+        return list;
+    });
+}
+
+void ManagerObject::SubmitPlan(sdbus::Result<sdbus::ObjectPath>&& result, std::vector<PlanChangeStruct> changes,
+                               Dictionary options)
+{
+    answerWhenDone<store::PlanRecord>(
+        std::move(result),
+        [](const store::PlanRecord& plan) { return std::tuple(sdbus::ObjectPath(planPath(plan.id))); },
+        [&](service::Answer<store::PlanRecord> done) {
+            const uid_t caller = authorization_.requireChangePermission(currentCall());
+            plans_.submit(decodePlanRequest(changes, options), caller, std::move(done));
+        });
+}
+
+std::vector<sdbus::Struct<uint64_t, sdbus::ObjectPath>> ManagerObject::ListPlans()
+{
+    return translatingErrors([&] {
+        std::vector<sdbus::Struct<uint64_t, sdbus::ObjectPath>> list;
+        for (const auto& plan : plans_.list())
+            list.emplace_back(static_cast<uint64_t>(plan.id), sdbus::ObjectPath(planPath(plan.id)));
         return list;
     });
 }

@@ -7,6 +7,7 @@
 #include <sdbus-c++/sdbus-c++.h>
 
 #include "bus/authorization.h"
+#include "bus/plan_object.h"
 #include "bus/pool_object.h"
 #include "bus/variants.h"
 #include "bus/workload_object.h"
@@ -25,16 +26,17 @@ class ManagerObject final
     : public sdbus::AdaptorInterfaces<io::resized1::Manager_adaptor, sdbus::ObjectManager_adaptor,
                                       sdbus::Properties_adaptor>,
       public service::ManagerObserver,
+      public service::PlanObserver,
       public WorkloadCommands {
 public:
     ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
                   service::ResourceManager& manager, service::Autoscaler& autoscaler, service::Metrics& metrics,
-                  service::Pools& pools, std::string adminGroup);
+                  service::Pools& pools, service::Plans& plans, std::string adminGroup);
     ~ManagerObject();
 
     void setAdminGroup(std::string group) { authorization_.setAdminGroup(std::move(group)); }
 
-    // Publishes one object per workload and one per pool the store knows.
+    // Publishes one object per workload, pool and plan the store knows.
     void publishObjects();
 
     void workloadChanged(const store::WorkloadRecord& record) override;
@@ -45,6 +47,10 @@ public:
     void driftDetected(const std::string& name, const core::Resources& desired,
                        const core::Resources& actual) override;
     void updateFailed(const std::string& name, service::ErrorCode code, const std::string& message) override;
+
+    void planSubmitted(const store::PlanRecord& plan) override;
+    void planFinished(const store::PlanRecord& plan) override;
+    void planRemoved(int64_t id) override { planObjects_.erase(id); }
 
     void updateWorkload(const sdbus::Message& call, sdbus::Result<Dictionary>&& result,
                         const std::string& name, const Dictionary& resources,
@@ -69,6 +75,9 @@ private:
     void SetPool(const std::string& name, const Dictionary& spec) override;
     void RemovePool(const std::string& name) override;
     std::vector<sdbus::Struct<std::string, sdbus::ObjectPath>> ListPools() override;
+    void SubmitPlan(sdbus::Result<sdbus::ObjectPath>&& result, std::vector<PlanChangeStruct> changes,
+                    Dictionary options) override;
+    std::vector<sdbus::Struct<uint64_t, sdbus::ObjectPath>> ListPlans() override;
     void PrepareContainer(sdbus::Result<std::string>&& result, std::string containerId, std::string containerName,
                           uint32_t pid) override;
 
@@ -97,6 +106,7 @@ private:
     service::Autoscaler& autoscaler_;
     service::Metrics& metrics_;
     service::Pools& pools_;
+    service::Plans& plans_;
     ChangeAuthorization authorization_;
     core::NodeBudget lastBudget_;
     std::map<std::string, std::unique_ptr<WorkloadObject>> workloads_;
@@ -108,6 +118,7 @@ private:
     // is taken until then.
     std::map<std::string, store::WorkloadRecord> publishAfterReaping_;
     std::map<std::string, std::unique_ptr<PoolObject>> poolObjects_;
+    std::map<int64_t, std::unique_ptr<PlanObject>> planObjects_;
 };
 
 }  // namespace resized::bus

@@ -25,4 +25,6 @@ std::string workloadPath(std::string_view name) { return encodedPath(kWorkloadPa
 
 std::string poolPath(std::string_view name) { return encodedPath(kPoolPathParent, name); }
 
+std::string planPath(int64_t id) { return std::string(kPlanPathParent) + "/" + std::to_string(id); }
+
 }  // namespace resized::bus

@@ -144,6 +144,51 @@ service::UpdateOptions decodeOptions(const Dictionary& dictionary)
     });
 }
 
+service::PlanRequest decodePlanRequest(const std::vector<PlanChangeStruct>& changes, const Dictionary& options)
+{
+    service::PlanRequest request;
+    for (const auto& change : changes) {
+        try {
+            request.changes.push_back({change.get<0>(), decodeResources(change.get<1>())});
+        } catch (const service::ResizeError& error) {
+            throw service::ResizeError(error.code(), "the change of \"" + change.get<0>() + "\": " + error.what());
+        }
+    }
+    asInvalidArgument([&] {
+        for (const auto& [key, value] : options) {
+            if (key == "DryRun") {
+                request.dryRun = valueOf<bool>(key, value);
+            } else if (key == "DelayUSec") {
+                request.delay = std::chrono::microseconds(
+                    std::min<uint64_t>(valueOf<uint64_t>(key, value), std::chrono::microseconds::max().count()));
+            } else if (key == "Reason") {
+                const auto text = valueOf<std::string>(key, value);
+                const auto reason = core::parseDisruptionReason(text);
+                if (!reason)
+                    throw dbus_codec::InvalidDictionary("Reason \"" + text + "\" is none of manual, autoscale, plan");
+                request.reason = *reason;
+            } else if (key == "ExpectedGenerations") {
+                request.expectedGenerations = valueOf<std::map<std::string, uint64_t>>(key, value);
+            } else if (key == "Defer") {
+                request.defer = valueOf<bool>(key, value);
+            } else {
+                throw dbus_codec::InvalidDictionary("unknown option \"" + key +
+                                                    "\" (known: DryRun, DelayUSec, Reason, ExpectedGenerations, Defer)");
+            }
+        }
+        return 0;
+    });
+    return request;
+}
+
+std::vector<PlanChangeStruct> encodePlanChanges(const std::vector<store::PlanChange>& changes)
+{
+    std::vector<PlanChangeStruct> encoded;
+    for (const auto& change : changes)
+        encoded.emplace_back(change.workload, encodeResources(change.resources));
+    return encoded;
+}
+
 Dictionary encodeStatus(const store::WorkloadRecord& record)
 {
     return {

@@ -4,6 +4,7 @@
 #include "dbus_codec/autoscale_policy.h"
 #include "dbus_codec/resource_dictionary.h"
 #include "service/autoscaler.h"
+#include "service/plans.h"
 #include "service/pools.h"
 #include "service/resource_manager.h"
 #include "store/state_store.h"
@@ -20,6 +21,13 @@ core::Resources decodeResources(const Dictionary& dictionary);
 
 // Decodes the options of UpdateResources/Update, with the same errors.
 service::UpdateOptions decodeOptions(const Dictionary& dictionary);
+
+// One change of a plan as SubmitPlan and Plan.Changes carry it.
+using PlanChangeStruct = sdbus::Struct<std::string, Dictionary>;
+
+// SubmitPlan's changes and options; throws service::ResizeError(InvalidArgument).
+service::PlanRequest decodePlanRequest(const std::vector<PlanChangeStruct>& changes, const Dictionary& options);
+std::vector<PlanChangeStruct> encodePlanChanges(const std::vector<store::PlanChange>& changes);
 
 // SetPool's dictionary; throws service::ResizeError(InvalidArgument).
 service::PoolSpec decodePoolSpec(const Dictionary& dictionary);

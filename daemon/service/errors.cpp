@@ -11,6 +11,8 @@ std::string_view toString(ErrorCode code)
         return "NoSuchWorkload";
     case ErrorCode::NoSuchPool:
         return "NoSuchPool";
+    case ErrorCode::NoSuchPlan:
+        return "NoSuchPlan";
     case ErrorCode::InsufficientResources:
         return "InsufficientResources";
     case ErrorCode::Infeasible:

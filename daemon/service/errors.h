@@ -12,6 +12,7 @@ enum class ErrorCode {
     InvalidArgument,
     NoSuchWorkload,
     NoSuchPool,
+    NoSuchPlan,
     InsufficientResources,
     Infeasible,
     BudgetExhausted,

@@ -17,16 +17,6 @@
 namespace resized::service {
 namespace {
 
-// The keys an update may write: a memory.max shrink lowers memory.high for a
-// while, so a crash in between must be able to put it back.
-core::Resources touchedBy(const core::Resources& request)
-{
-    core::Resources touched = request;
-    if (touched.memoryMax && !touched.memoryHigh)
-        touched.memoryHigh = 0;
-    return touched;
-}
-
 ErrorCode errorOf(cgroup::ApplyOutcome outcome)
 {
     return outcome == cgroup::ApplyOutcome::MemoryInUse ? ErrorCode::MemoryInUse : ErrorCode::ApplyFailed;
@@ -411,7 +401,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         .amounts = decision.reservation,
         .target = queued.request,
         .previousDesired = previousDesired,
-        .previousActual = assessment.baseline.restrictedTo(touchedBy(queued.request)),
+        .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(queued.request)),
         .createdAtUsec = started,
     });
     recordDisruption(assessment.question, reservationId);
@@ -429,7 +419,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
                        .request = queued.request,
                        .previousDesired = previousDesired,
                        .targetAllocation = assessment.question.wanted,
-                       .previousActual = assessment.baseline.restrictedTo(touchedBy(queued.request)),
+                       .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(queued.request)),
                        .reservationId = reservationId,
                        .execution = {},
                        .done = std::move(queued.done),

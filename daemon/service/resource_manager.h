@@ -33,6 +33,7 @@
 #include "service/unheld_workloads.h"
 #include "service/worker_thread.h"
 #include "service/workload_source.h"
+#include "store/plan_store.h"
 #include "store/state_store.h"
 
 namespace resized::service {
@@ -45,6 +46,21 @@ struct UpdateOptions {
     // The pool the workload joins ("": none), durable, winning over its
     // io.resized1.pool label; unset keeps the membership it has.
     std::optional<std::string> pool;
+};
+
+// How a plan's run ended. Pending: it did not run and is to be offered
+// again (one of its workloads was busy, or it waits with Defer).
+struct PlanOutcome {
+    core::PlanState state = core::PlanState::Pending;
+    core::PlanReason reason = core::PlanReason::None;
+    std::string message{};
+};
+using PlanCallback = std::function<void(PlanOutcome)>;
+
+// One workload of a plan as found when it was submitted.
+struct PlanWorkload {
+    std::string name;  // canonical
+    std::string containerId;
 };
 
 // What a call ends with: its value, or the error of the D-Bus contract.
@@ -93,6 +109,14 @@ public:
     // The decision update() would take now.
     void validate(const std::string& workload, const core::Resources& request, Answer<Verdict> done);
     void status(const std::string& workload, UpdateCallback done);
+
+    // The workloads a plan names, as their sources find them now, in the
+    // same order; the error of the first that is none.
+    void identify(const std::vector<std::string>& workloads, Answer<std::vector<PlanWorkload>> done);
+    // Validates a pending plan again, admits its changes as one, applies
+    // them all or none, decreases first, and records the outcome with the
+    // plan's row (design.md §1b). A dry run only validates and admits.
+    void runPlan(store::PlanRecord plan, PlanCallback done);
     std::vector<store::WorkloadRecord> workloads();
     // What callers asked of `workload` ("" = of every workload) and how it
     // ended, newest first, at most `limit` entries (0: all that are kept).
@@ -178,8 +202,32 @@ private:
         std::optional<core::Backoff> storeBackoff;
     };
 
+    // One plan being applied.
+    struct PlanRun {
+        struct Item {
+            store::WorkloadRecord record;
+            core::Resources request;
+            core::Resources previousDesired;
+            core::Amounts targetAllocation;
+            core::Resources previousActual;
+        };
+        store::PlanRecord plan;
+        // In the order they are applied.
+        std::vector<Item> items;
+        std::unique_ptr<Execution> execution;
+        PlanCallback done;
+    };
+
     // The workload `asked` names, as its source finds it now.
     void resolve(const std::string& asked, Answer<Target> then);
+    // Every workload of `names` from `found.size()` on, one after another.
+    void resolveAll(std::vector<std::string> names, std::vector<Target> found, Answer<std::vector<Target>> then);
+    void startPlan(store::PlanRecord plan, std::vector<Target> targets, PlanCallback done);
+    // Why the plan may not run on these targets as they are now.
+    std::optional<PlanOutcome> churnOf(const store::PlanRecord& plan, const std::vector<Target>& targets) const;
+    void finishPlan(int64_t id);
+    // Ends a plan that could not start, recording it.
+    void endPlan(store::PlanRecord& plan, const PlanOutcome& outcome, const PlanCallback& done);
     Target targetOf(const std::string& asked, const core::WorkloadName& parsed, Found found);
     // `record` is the workload's record with the membership it would have
     // after the change (withMembership()).
@@ -219,7 +267,10 @@ private:
     void recheckBudgets();
 
     // ReconcilerHost
-    bool busy(const std::string& name) const override { return inFlight_.contains(name); }
+    bool busy(const std::string& name) const override
+    {
+        return inFlight_.contains(name) || heldByPlans_.contains(name);
+    }
     void lookUp(const store::WorkloadRecord& record, FoundCallback done) override;
     void repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor) override;
     void readmit(const store::WorkloadRecord& record, const Instance& instance) override;
@@ -256,6 +307,9 @@ private:
     DeferredQueue deferred_;
     bool runtimeConnected_ = false;
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
+    std::map<int64_t, std::unique_ptr<PlanRun>> plansInFlight_;
+    // The workloads of the plans in flight.
+    std::set<std::string> heldByPlans_;
     std::map<std::string, std::deque<Queued>> waiting_;
     std::map<std::string, EventSource> releaseTimers_;
     static constexpr std::chrono::seconds kBudgetRecheckInterval{1};

@@ -33,6 +33,9 @@ private:
     void onResourcesApplied(const std::string&, const Dictionary&) override {}
     void onDriftDetected(const std::string&, const Dictionary&, const Dictionary&) override {}
     void onUpdateFailed(const std::string&, const std::string&, const std::string&) override {}
+    void onPlanFinished(const sdbus::ObjectPath&, const std::string&, const std::string&, const std::string&) override
+    {
+    }
 };
 
 ResizedBus::ResizedBus()

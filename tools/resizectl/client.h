@@ -41,6 +41,9 @@ private:
     void onResourcesApplied(const std::string& workload, const Dictionary& actual) override;
     void onDriftDetected(const std::string& workload, const Dictionary& desired, const Dictionary& actual) override;
     void onUpdateFailed(const std::string& workload, const std::string& error, const std::string& message) override;
+    void onPlanFinished(const sdbus::ObjectPath&, const std::string&, const std::string&, const std::string&) override
+    {
+    }
     void onPropertiesChanged(const std::string& interfaceName, const Dictionary& changed,
                              const std::vector<std::string>& invalidated) override;
 

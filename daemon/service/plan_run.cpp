@@ -1,0 +1,322 @@
+// ResourceManager's plans (design.md §1b): several changes validated again
+// just before they run, admitted as one and applied all or nothing.
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+
+#include "failpoint/failpoint.h"
+#include "service/record_transitions.h"
+#include "service/recovery.h"
+#include "service/resource_manager.h"
+
+namespace resized::service {
+namespace {
+
+using core::PlanReason;
+using core::PlanState;
+
+PlanOutcome rejected(PlanReason reason, std::string message)
+{
+    return {PlanState::Rejected, reason, std::move(message)};
+}
+
+// A plan refused by admission: rejected, or offered again later when it
+// may wait (Defer) for what frees with time.
+PlanOutcome refusalOf(const store::PlanRecord& plan, const core::AdmissionDecision& decision)
+{
+    switch (decision.verdict) {
+    case core::Verdict::Infeasible:
+        return rejected(PlanReason::Infeasible, decision.reason);
+    case core::Verdict::BudgetExhausted:
+        return plan.defer ? PlanOutcome{PlanState::Pending, PlanReason::Budget, decision.reason}
+                          : rejected(PlanReason::Budget, decision.reason);
+    case core::Verdict::Insufficient:
+    case core::Verdict::Admitted:
+        break;
+    }
+    return plan.defer ? PlanOutcome{PlanState::Pending, PlanReason::Capacity, decision.reason}
+                      : rejected(PlanReason::Capacity, decision.reason);
+}
+
+// A decrease in every resource it counts: run before the others, so that
+// what it frees is there when the increases come.
+bool lowersOnly(const AdmissionQuestion& question)
+{
+    return question.wanted.cpuMillis <= question.held.cpuMillis && question.wanted.memory <= question.held.memory;
+}
+
+std::string describePlan(const store::PlanRecord& plan)
+{
+    std::string text;
+    for (const auto& change : plan.changes)
+        text += (text.empty() ? "" : "; ") + change.workload + ": " + core::describe(change.resources);
+    return text;
+}
+
+}  // namespace
+
+void ResourceManager::resolveAll(std::vector<std::string> names, std::vector<Target> found,
+                                 Answer<std::vector<Target>> then)
+{
+    if (found.size() == names.size()) {
+        then(std::move(found));
+        return;
+    }
+    const std::string next = names[found.size()];
+    resolve(next, [this, names = std::move(names), found = std::move(found),
+                   then = std::move(then)](Outcome<Target> resolved) mutable {
+        if (auto* error = std::get_if<ResizeError>(&resolved)) {
+            then(std::move(*error));
+            return;
+        }
+        found.push_back(std::get<Target>(std::move(resolved)));
+        resolveAll(std::move(names), std::move(found), std::move(then));
+    });
+}
+
+void ResourceManager::identify(const std::vector<std::string>& workloads, Answer<std::vector<PlanWorkload>> done)
+{
+    resolveAll(workloads, {}, [done = std::move(done)](Outcome<std::vector<Target>> resolved) {
+        if (auto* error = std::get_if<ResizeError>(&resolved)) {
+            done(std::move(*error));
+            return;
+        }
+        std::vector<PlanWorkload> identified;
+        for (const Target& target : std::get<std::vector<Target>>(resolved))
+            identified.push_back({target.name, target.instance ? target.instance->id : std::string()});
+        done(std::move(identified));
+    });
+}
+
+void ResourceManager::runPlan(store::PlanRecord plan, PlanCallback done)
+{
+    std::vector<std::string> names;
+    for (const auto& change : plan.changes)
+        names.push_back(change.workload);
+    resolveAll(std::move(names), {},
+               [this, plan = std::move(plan), done = std::move(done)](Outcome<std::vector<Target>> resolved) mutable {
+                   try {
+                       if (auto* error = std::get_if<ResizeError>(&resolved)) {
+                           endPlan(plan, rejected(PlanReason::Churn, error->what()), done);
+                           return;
+                       }
+                       startPlan(std::move(plan), std::get<std::vector<Target>>(std::move(resolved)), done);
+                   } catch (const store::StoreError& error) {
+                       done({PlanState::Failed, PlanReason::Apply,
+                             std::string("the state database refused: ") + error.what()});
+                   }
+               });
+}
+
+std::optional<PlanOutcome> ResourceManager::churnOf(const store::PlanRecord& plan,
+                                                    const std::vector<Target>& targets) const
+{
+    for (const Target& target : targets) {
+        if (!target.hasCgroup())
+            return rejected(PlanReason::Churn, target.name + " is not running");
+        const auto submitted = plan.containers.find(target.name);
+        if (submitted == plan.containers.end() || submitted->second != target.instance->id)
+            return rejected(PlanReason::Churn, target.name + " is another container than when the plan was submitted");
+        const auto expected = plan.expectedGenerations.find(target.name);
+        const uint64_t generation = target.record ? target.record->generation : 0;
+        if (expected != plan.expectedGenerations.end() && expected->second != generation)
+            return rejected(PlanReason::Churn, target.name + " is at generation " + std::to_string(generation) +
+                                                   ", the plan expected " + std::to_string(expected->second));
+    }
+    return std::nullopt;
+}
+
+void ResourceManager::endPlan(store::PlanRecord& plan, const PlanOutcome& outcome, const PlanCallback& done)
+{
+    if (outcome.state != PlanState::Pending) {
+        plan.state = outcome.state;
+        plan.reason = outcome.reason;
+        plan.message = outcome.message;
+        plan.finishedAtUsec = nowUsec();
+        store::PlanStore(store_.database()).save(plan);
+    }
+    done(outcome);
+}
+
+void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targets, PlanCallback done)
+{
+    // The workloads' own changes first; the plan is offered again after.
+    for (const Target& target : targets)
+        if (busy(target.name)) {
+            done({PlanState::Pending, PlanReason::None, target.name + " is being changed"});
+            return;
+        }
+    if (auto churn = churnOf(plan, targets)) {
+        endPlan(plan, *churn, done);
+        return;
+    }
+
+    const Actor actor = Actor::caller(plan.callerUid);
+    std::vector<Assessment> assessments;
+    std::vector<AdmissionQuestion> questions;
+    std::vector<store::WorkloadRecord> records;
+    for (size_t index = 0; index < targets.size(); ++index) {
+        const Target& target = targets[index];
+        store::WorkloadRecord record =
+            target.record.value_or(store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind});
+        record.poolLabel = target.instance->poolLabel;
+        try {
+            assessments.push_back(assess(target, record, plan.changes[index].resources, actor));
+        } catch (const cgroup::CgroupError& error) {
+            endPlan(plan, rejected(PlanReason::Churn, target.name + ": cannot read its cgroup: " + error.what()),
+                    done);
+            return;
+        }
+        assessments.back().question.reason = plan.disruptionReason;
+        questions.push_back(assessments.back().question);
+        records.push_back(std::move(record));
+    }
+
+    // Admitted and reserved in one transaction: nothing can overtake it.
+    store::WriteTransaction transaction(store_.database());
+    const PlanAdmission admission = ledger_.assessPlan(questions);
+    if (admission.decision.verdict != core::Verdict::Admitted || plan.dryRun) {
+        transaction.commit();
+        endPlan(plan,
+                admission.decision.verdict != core::Verdict::Admitted
+                    ? refusalOf(plan, admission.decision)
+                    : PlanOutcome{PlanState::Succeeded, PlanReason::None, "dry run: would apply " + describePlan(plan)},
+                done);
+        return;
+    }
+
+    const uint64_t started = nowUsec();
+    auto run = std::make_unique<PlanRun>();
+    std::vector<size_t> order(targets.size());
+    for (size_t index = 0; index < order.size(); ++index)
+        order[index] = index;
+    std::stable_partition(order.begin(), order.end(), [&](size_t index) { return lowersOnly(questions[index]); });
+    std::vector<CgroupChange> changes;
+    for (const size_t index : order) {
+        const Target& target = targets[index];
+        const Assessment& assessment = assessments[index];
+        const core::Resources& request = plan.changes[index].resources;
+        store::WorkloadRecord& record = records[index];
+        const core::Resources previousDesired = record.desired;
+        transition::bind(record, *target.instance);
+        record.desired = assessment.desired;
+        record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
+        record.allocated = assessment.question.held;
+        transition::applying(record, started);
+        store_.save(record);
+        store_.removeDeferred(record.name);
+        const core::Resources previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(request));
+        const int64_t reservationId = store_.addReservation({
+            .workload = record.name,
+            .amounts = admission.reservations[index],
+            .target = request,
+            .previousDesired = previousDesired,
+            .previousActual = previousActual,
+            .createdAtUsec = started,
+            .planId = plan.id,
+        });
+        recordDisruption(assessment.question, reservationId);
+        changes.push_back({&drivers_.forCgroup(record.cgroupPath), record.cgroupPath, request});
+        run->items.push_back({record, request, previousDesired, assessment.question.wanted, previousActual});
+    }
+    plan.state = PlanState::Running;
+    store::PlanStore(store_.database()).save(plan);
+    transaction.commit();
+    failpoint("plan-after-reserve");
+    spdlog::info("plan {}: applying {}", plan.id, describePlan(plan));
+    for (const auto& item : run->items) {
+        heldByPlans_.insert(item.record.name);
+        announcer_.changed(item.record);
+    }
+
+    const int64_t id = plan.id;
+    run->plan = std::move(plan);
+    run->done = std::move(done);
+    cgroup::ApplyOptions options;
+    options.reclaimTimeout = settings_.defaultReclaimTimeout;
+    run->execution = std::make_unique<Execution>(
+        loop_, std::move(changes), options, [this, id](Execution&) { finishPlan(id); }, &peerCalls_);
+    Execution& execution = *run->execution;
+    plansInFlight_.emplace(id, std::move(run));
+    execution.start();
+}
+
+void ResourceManager::finishPlan(int64_t id)
+{
+    auto node = plansInFlight_.extract(id);
+    PlanRun& run = *node.mapped();
+    const bool applied = run.execution->outcome() == cgroup::ApplyOutcome::Applied;
+    const uint64_t finished = nowUsec();
+    for (size_t index = 0; index < run.items.size(); ++index) {
+        auto& item = run.items[index];
+        core::Resources actual;
+        try {
+            actual = readActual(item.record.cgroupPath);
+        } catch (const cgroup::CgroupError&) {
+            actual = item.record.actual.overlaidWith(run.execution->actual(index));
+        }
+        if (applied) {
+            transition::applied(item.record, item.request, actual, finished);
+            item.record.allocated = item.targetAllocation;
+            item.record.holdsAllocation = true;
+            unheld_.drop(item.record.name);
+            releaseTimers_.erase(item.record.name);
+        } else {
+            transition::applyFailed(item.record, item.previousDesired, actual, run.execution->message(), finished);
+        }
+    }
+    PlanOutcome outcome = applied ? PlanOutcome{PlanState::Succeeded, PlanReason::None, "applied " + describePlan(run.plan)}
+                                  : PlanOutcome{PlanState::Failed, PlanReason::Apply,
+                                                run.execution->message() + "; every change of the plan undone"};
+    run.plan.state = outcome.state;
+    run.plan.reason = outcome.reason;
+    run.plan.message = outcome.message;
+    run.plan.finishedAtUsec = finished;
+    try {
+        store::WriteTransaction transaction(store_.database());
+        for (const auto& item : run.items)
+            store_.save(item.record);
+        for (const auto& reservation : store_.reservations())
+            if (reservation.planId == id)
+                store_.removeReservation(reservation.id);
+        store::PlanStore(store_.database()).save(run.plan);
+        failpoint("plan-before-commit");
+        transaction.commit();
+    } catch (const store::StoreError& error) {
+        // Undone, as a restart would undo it; if the store refuses that too,
+        // the reservations stay for the next start to resolve.
+        if (applied)
+            for (const auto& item : run.items)
+                restoreLimits(drivers_.forCgroup(item.record.cgroupPath), item.record.cgroupPath,
+                              item.previousActual);
+        outcome = {PlanState::Failed, PlanReason::Apply,
+                   std::string("the outcome could not be recorded (") + error.what() + "); previous limits restored"};
+        spdlog::error("plan {}: {}", id, outcome.message);
+        try {
+            std::vector<store::Reservation> reservations;
+            for (const auto& reservation : store_.reservations())
+                if (reservation.planId == id)
+                    reservations.push_back(reservation);
+            resolvePlan(store_, drivers_, id, reservations);
+        } catch (const store::StoreError& again) {
+            spdlog::error("plan {}: left for the next start to resolve: {}", id, again.what());
+        }
+    }
+
+    for (const auto& item : run.items) {
+        heldByPlans_.erase(item.record.name);
+        recordHistory(item.record.name, Actor::caller(run.plan.callerUid), "plan",
+                      item.request, applied ? "success" : std::string(toString(ErrorCode::ApplyFailed)), outcome.message, run.plan.submittedAtUsec);
+        announcer_.changed(item.record);
+        if (applied)
+            announcer_.applied(item.record.name, item.record.actual);
+    }
+    spdlog::info("plan {}: {}", id, outcome.message);
+    deferred_.schedulePass();
+    run.done(outcome);
+    for (const auto& item : run.items)
+        startNextQueued(item.record.name);
+}
+
+}  // namespace resized::service
