@@ -5,7 +5,7 @@
 //   daemon_test_bus_caller METHOD [WORKLOAD]
 //
 // Methods that take resources ask for CpuMillis 500; SetPool and RemovePool
-// take a pool's name for WORKLOAD.
+// take a pool's name for WORKLOAD; SubmitPlan submits one change of WORKLOAD.
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -64,6 +64,17 @@ void call(sdbus::IProxy& manager, const std::string& method, const std::string& 
     else if (method == "SetPool")
     {
         manager.callMethod(method).onInterface(interface).withArguments(workload, resources);
+    }
+    else if (method == "SubmitPlan")
+    {
+        const std::vector<sdbus::Struct<std::string, Dictionary>> changes{{workload, resources}};
+        sdbus::ObjectPath plan;
+        manager.callMethod(method).onInterface(interface).withArguments(changes, Dictionary{}).storeResultsTo(plan);
+    }
+    else if (method == "ListPlans")
+    {
+        std::vector<sdbus::Struct<std::uint64_t, sdbus::ObjectPath>> plans;
+        manager.callMethod(method).onInterface(interface).storeResultsTo(plans);
     }
     else if (method == "ListPools")
     {

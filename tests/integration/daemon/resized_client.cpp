@@ -124,6 +124,25 @@ std::vector<PoolEntry> ResizedClient::listPools()
     return pools;
 }
 
+sdbus::ObjectPath ResizedClient::submitPlan(const std::vector<PlanChange>& changes, const Dictionary& options)
+{
+    sdbus::ObjectPath plan;
+    manager_->callMethod("SubmitPlan").onInterface(managerInterface).withArguments(changes, options).storeResultsTo(plan);
+    return plan;
+}
+
+std::vector<PlanEntry> ResizedClient::listPlans()
+{
+    std::vector<PlanEntry> plans;
+    manager_->callMethod("ListPlans").onInterface(managerInterface).storeResultsTo(plans);
+    return plans;
+}
+
+void ResizedClient::cancelPlan(const sdbus::ObjectPath& path)
+{
+    sdbus::createProxy(*connection_, busName, path)->callMethod("Cancel").onInterface(planInterface);
+}
+
 Dictionary ResizedClient::updateWorkload(const sdbus::ObjectPath& path,
                                          const ResourceValues& resources,
                                          const Dictionary& options)
@@ -193,6 +212,11 @@ Dictionary ResizedClient::workloadProperties(const sdbus::ObjectPath& path)
 Dictionary ResizedClient::poolProperties(const sdbus::ObjectPath& path)
 {
     return allProperties(*connection_, path, poolInterface);
+}
+
+Dictionary ResizedClient::planProperties(const sdbus::ObjectPath& path)
+{
+    return allProperties(*connection_, path, planInterface);
 }
 
 ManagedObjects ResizedClient::managedObjects()

@@ -19,7 +19,12 @@ inline constexpr auto managerPath = "/io/resized1";
 inline constexpr auto managerInterface = "io.resized1.Manager";
 inline constexpr auto workloadInterface = "io.resized1.Workload";
 inline constexpr auto poolInterface = "io.resized1.Pool";
+inline constexpr auto planInterface = "io.resized1.Plan";
 
+// One change of a plan: workload, resources.
+using PlanChange = sdbus::Struct<std::string, Dictionary>;
+// One entry of ListPlans: id, object path.
+using PlanEntry = sdbus::Struct<std::uint64_t, sdbus::ObjectPath>;
 // One entry of ListPools: name, object path.
 using PoolEntry = sdbus::Struct<std::string, sdbus::ObjectPath>;
 // One entry of ListWorkloads: name, sync state, update state, object path.
@@ -56,6 +61,10 @@ class ResizedClient
     void setPool(const std::string& name, const Dictionary& spec);
     void removePool(const std::string& name);
     std::vector<PoolEntry> listPools();
+    sdbus::ObjectPath submitPlan(const std::vector<PlanChange>& changes, const Dictionary& options = {});
+    std::vector<PlanEntry> listPlans();
+    // Plan.Cancel() of the plan at path.
+    void cancelPlan(const sdbus::ObjectPath& path);
 
     // The methods of the io.resized1.Workload object at path.
     Dictionary updateWorkload(const sdbus::ObjectPath& path, const ResourceValues& resources,
@@ -70,6 +79,8 @@ class ResizedClient
     Dictionary workloadProperties(const sdbus::ObjectPath& path);
     // Every property of the io.resized1.Pool object at path.
     Dictionary poolProperties(const sdbus::ObjectPath& path);
+    // Every property of the io.resized1.Plan object at path.
+    Dictionary planProperties(const sdbus::ObjectPath& path);
     ManagedObjects managedObjects();
     std::string introspect(const std::string& path);
 

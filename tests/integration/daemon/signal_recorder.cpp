@@ -45,6 +45,12 @@ SignalRecorder::SignalRecorder() :
                      const std::string&) {
             record({"UpdateFailed", workload, {error}});
         });
+    manager_->uponSignal("PlanFinished")
+        .onInterface(managerInterface)
+        .call([this](const sdbus::ObjectPath& plan, const std::string& state, const std::string& reason,
+                     const std::string&) {
+            record({"PlanFinished", plan, {state, reason}});
+        });
     manager_->uponSignal("InterfacesAdded")
         .onInterface(objectManagerInterface)
         .call([this](const sdbus::ObjectPath& path,

@@ -14,14 +14,16 @@ namespace resized::integration
 // A signal of /io/resized1 as received.
 struct ReceivedSignal
 {
-    // ResourcesApplied, DriftDetected, UpdateFailed, InterfacesAdded,
-    // InterfacesRemoved or PropertiesChanged.
+    // ResourcesApplied, DriftDetected, UpdateFailed, PlanFinished,
+    // InterfacesAdded, InterfacesRemoved or PropertiesChanged.
     std::string member;
-    // The workload for the Manager's own signals, the object path for the
-    // ObjectManager's, the interface for PropertiesChanged.
+    // The workload for the Manager's own signals (the plan's path for
+    // PlanFinished), the object path for the ObjectManager's, the interface
+    // for PropertiesChanged.
     std::string subject;
     // The interfaces added or removed, the properties changed or
-    // invalidated, the error name of UpdateFailed.
+    // invalidated, the error name of UpdateFailed, the state and reason of
+    // PlanFinished.
     std::vector<std::string> names;
 };
 
