@@ -4,7 +4,7 @@
 
 #include "arguments.h"
 #include "parsed_option.h"
-#include "verbs/resource_options.h"
+#include "resource_options.h"
 #include "verbs/verb.h"
 
 namespace resized::ctl {

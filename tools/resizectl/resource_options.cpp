@@ -1,4 +1,4 @@
-#include "verbs/resource_options.h"
+#include "resource_options.h"
 
 #include <optional>
 #include <string>
