@@ -1,6 +1,7 @@
 #pragma once
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -11,7 +12,8 @@ namespace resized::ctl {
 
 // What `set` and `validate` change, named by Podman's flags (--cpus,
 // --memory, --cpu-shares, --cpuset-cpus), resizectl's precise ones
-// (--memory-high, --cpu-weight) or systemd's assignments (CPUQuota=150%).
+// (--memory-high, --cpu-weight) or assignments: systemd's (CPUQuota=150%)
+// or those flags' long names without the dashes (cpus=1.5).
 struct ResourceArguments {
     core::Resources fromOptions;
     std::vector<std::string> assignments;
@@ -24,5 +26,11 @@ struct ResourceArguments {
 // The options, each parsed as it is read (an unreadable quantity is a usage
 // error), and the PROPERTY=VALUE arguments after the workload.
 void addResourceOptions(CLI::App& command, ResourceArguments& arguments);
+
+// One assignment: KEY=VALUE with KEY a long resource option without its
+// dashes (cpus=1.5, memory=1g, cpu-weight=200, cpuset-cpus=0-3), read as
+// that option reads its value, or a systemd one (CPUQuota=150%, see
+// parseSystemdAssignment). Throws AssignmentError.
+core::Resources parseResourceAssignment(std::string_view assignment);
 
 }  // namespace resized::ctl
