@@ -25,10 +25,21 @@ enum class ExitStatus : int {
     NotSupported = 13,
     NoSuchPool = 14,
     BudgetExhausted = 15,
+    NoSuchPlan = 16,
+    // A plan rejected because its workloads changed after it was made
+    // (reason "churn"): made again from what is there now, it may pass.
+    PlanOutdated = 17,
+    PlanCancelled = 18,
 };
 
 // The exit status that tells a script which D-Bus error the daemon answered.
 ExitStatus exitStatusForBusError(std::string_view errorName);
+
+// The exit status of a finished plan, by its state and reason: 0 for
+// "succeeded"; a refusal by the status `set` exits with for the same cause
+// (6 "capacity", 7 "infeasible", 15 "budget", 9 "apply"), 17 for "churn",
+// 18 for "cancelled"; 1 for anything else.
+ExitStatus exitStatusForPlan(std::string_view state, std::string_view reason);
 
 // A failure to report as "resizectl: <message>" before exiting with `status`.
 class CommandError : public std::runtime_error {

@@ -18,7 +18,7 @@ constexpr const char* kFooter =
     "Exit status: 0 success, 1 failure, 2 usage error, 3 change refused (validate), 4 invalid argument,\n"
     "5 no such workload, 6 insufficient resources, 7 infeasible, 8 memory in use, 9 apply failed,\n"
     "10 runtime unavailable, 11 access denied, 12 resized not running, 13 not supported, 14 no such pool,\n"
-    "15 disruption budget exhausted.\n"
+    "15 disruption budget exhausted, 16 no such plan, 17 plan outdated, 18 plan cancelled.\n"
     "See resizectl(1).";
 
 const CLI::Validator kHostName(

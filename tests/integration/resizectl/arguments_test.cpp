@@ -244,6 +244,7 @@ TEST(ExitStatus, EachContractErrorHasItsOwnStatus)
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.InsufficientResources"), ExitStatus::InsufficientResources);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.Infeasible"), ExitStatus::Infeasible);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.BudgetExhausted"), ExitStatus::BudgetExhausted);
+    EXPECT_EQ(exitStatusForBusError("io.resized1.Error.NoSuchPlan"), ExitStatus::NoSuchPlan);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.MemoryInUse"), ExitStatus::MemoryInUse);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.ApplyFailed"), ExitStatus::ApplyFailed);
     EXPECT_EQ(exitStatusForBusError("io.resized1.Error.RuntimeUnavailable"), ExitStatus::RuntimeUnavailable);
@@ -257,6 +258,27 @@ TEST(ExitStatus, AnyOtherErrorIsAFailure)
 {
     EXPECT_EQ(exitStatusForBusError("org.freedesktop.DBus.Error.NoReply"), ExitStatus::Failure);
     EXPECT_EQ(exitStatusForBusError(""), ExitStatus::Failure);
+}
+
+TEST(ExitStatus, AFinishedPlanExitsAsSetWouldForTheSameCause)
+{
+    EXPECT_EQ(exitStatusForPlan("succeeded", ""), ExitStatus::Success);
+    EXPECT_EQ(exitStatusForPlan("rejected", "capacity"), ExitStatus::InsufficientResources);
+    EXPECT_EQ(exitStatusForPlan("rejected", "infeasible"), ExitStatus::Infeasible);
+    EXPECT_EQ(exitStatusForPlan("rejected", "budget"), ExitStatus::BudgetExhausted);
+    EXPECT_EQ(exitStatusForPlan("rejected", "churn"), ExitStatus::PlanOutdated);
+    EXPECT_EQ(exitStatusForPlan("failed", "apply"), ExitStatus::ApplyFailed);
+    EXPECT_EQ(exitStatusForPlan("cancelled", ""), ExitStatus::PlanCancelled);
+    EXPECT_EQ(static_cast<int>(ExitStatus::NoSuchPlan), 16);
+    EXPECT_EQ(static_cast<int>(ExitStatus::PlanOutdated), 17);
+    EXPECT_EQ(static_cast<int>(ExitStatus::PlanCancelled), 18);
+}
+
+TEST(ExitStatus, APlanNotFinishedOrOfAnUnknownReasonIsAFailure)
+{
+    EXPECT_EQ(exitStatusForPlan("pending", ""), ExitStatus::Failure);
+    EXPECT_EQ(exitStatusForPlan("rejected", ""), ExitStatus::Failure);
+    EXPECT_EQ(exitStatusForPlan("rejected", "whatever"), ExitStatus::Failure);
 }
 
 }  // namespace
