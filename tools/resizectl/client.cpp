@@ -1,6 +1,7 @@
 #include "client.h"
 
 #include "bus_label.h"
+#include "plan_proxy.h"
 #include "pool_proxy.h"
 
 namespace resized::ctl {
@@ -9,6 +10,7 @@ namespace {
 
 constexpr const char* kBusName = "io.resized1";
 constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
+constexpr const char* kUnknownObject = "org.freedesktop.DBus.Error.UnknownObject";
 
 // Workload objects come and go, so their signals are matched by path prefix
 // rather than through one proxy per object.
@@ -68,6 +70,13 @@ void ManagerProxy::onUpdateFailed(const std::string& workload, const std::string
         sink_->updateFailed(workload, error, message);
 }
 
+void ManagerProxy::onPlanFinished(const sdbus::ObjectPath& plan, const std::string& state, const std::string& reason,
+                                  const std::string& message)
+{
+    if (planFinished_)
+        planFinished_(plan, state, reason, message);
+}
+
 void ManagerProxy::onPropertiesChanged(const std::string& /*interfaceName*/, const Dictionary& changed,
                                        const std::vector<std::string>& invalidated)
 {
@@ -91,20 +100,43 @@ Client::~Client()
     stop();
 }
 
-std::optional<Dictionary> Client::findPoolProperties(const sdbus::ObjectPath& path)
+std::optional<Dictionary> Client::findProperties(const sdbus::ObjectPath& path, const std::string& interfaceName)
 {
     try {
-        // Pools come and go; a proxy lives for the one call.
-        const auto pool = sdbus::createProxy(*connection_, kBusName, path);
+        // Pools and plans come and go; a proxy lives for the one call.
+        const auto object = sdbus::createProxy(*connection_, kBusName, path);
         Dictionary properties;
-        pool->callMethod("GetAll")
+        object->callMethod("GetAll")
             .onInterface(kPropertiesInterface)
-            .withArguments(std::string(io::resized1::Pool_proxy::INTERFACE_NAME))
+            .withArguments(interfaceName)
             .storeResultsTo(properties);
         return properties;
     } catch (const sdbus::Error& error) {
-        if (error.getName() == "org.freedesktop.DBus.Error.UnknownObject")
+        if (error.getName() == kUnknownObject)
             return std::nullopt;
+        throw toCommandError(error);
+    }
+}
+
+std::optional<Dictionary> Client::findPoolProperties(const sdbus::ObjectPath& path)
+{
+    return findProperties(path, io::resized1::Pool_proxy::INTERFACE_NAME);
+}
+
+std::optional<Dictionary> Client::findPlanProperties(const sdbus::ObjectPath& path)
+{
+    return findProperties(path, io::resized1::Plan_proxy::INTERFACE_NAME);
+}
+
+void Client::cancelPlan(const sdbus::ObjectPath& path)
+{
+    try {
+        sdbus::createProxy(*connection_, kBusName, path)
+            ->callMethod("Cancel")
+            .onInterface(io::resized1::Plan_proxy::INTERFACE_NAME);
+    } catch (const sdbus::Error& error) {
+        if (error.getName() == kUnknownObject)
+            throw CommandError(ExitStatus::NoSuchPlan, "no such plan: " + std::string(path));
         throw toCommandError(error);
     }
 }
@@ -137,6 +169,13 @@ void Client::startEventDelivery(ManagerEvents& sink)
     delivering_ = true;
 }
 
+void Client::startPlanFinishedDelivery(PlanFinishedHandler handler)
+{
+    manager_->setPlanFinishedHandler(std::move(handler));
+    connection_->enterEventLoopAsync();
+    delivering_ = true;
+}
+
 void Client::stop()
 {
     if (!delivering_)
@@ -145,6 +184,7 @@ void Client::stop()
     delivering_ = false;
     matches_.clear();
     manager_->setEventSink(nullptr);
+    manager_->setPlanFinishedHandler(nullptr);
 }
 
 CommandError Client::toCommandError(const sdbus::Error& error)
