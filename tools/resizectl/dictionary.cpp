@@ -80,6 +80,13 @@ nlohmann::json toJson(const sdbus::Variant& value)
             policies.push_back({policy.get<0>(), policy.get<1>(), policy.get<2>()});
         return policies;
     }
+    if (type == "a(sa{sv})") {
+        // A plan's changes, each as a plan file writes it.
+        auto changes = nlohmann::json::array();
+        for (const auto& change : value.get<std::vector<sdbus::Struct<std::string, Dictionary>>>())
+            changes.push_back({{"Workload", change.get<0>()}, {"Resources", toJson(change.get<1>())}});
+        return changes;
+    }
     // Keep the key visible even for a type this client cannot show.
     return nlohmann::json{{"unsupported_dbus_type", type}};
 }
@@ -90,6 +97,13 @@ nlohmann::json toJson(const Dictionary& dictionary)
     for (const auto& [key, value] : dictionary)
         object[key] = toJson(value);
     return object;
+}
+
+nlohmann::json toJson(const BusObject& object)
+{
+    nlohmann::json json = toJson(object.properties);
+    json["ObjectPath"] = object.objectPath;
+    return json;
 }
 
 }  // namespace resized::ctl

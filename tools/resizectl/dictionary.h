@@ -37,6 +37,13 @@ Dictionary toDictionary(const core::Resources& resources);
 Dictionary toDictionary(const UpdateOptions& options);
 Dictionary toDictionary(const PoolCaps& caps);
 
+// An object as a List method names it (ListPools, ListPlans), with the
+// properties of its interface.
+struct BusObject {
+    std::string objectPath;
+    Dictionary properties;
+};
+
 // The resources a status dictionary (Desired, Actual, a signal's payload)
 // carries; keys this client does not know, or of an unexpected type, are
 // left out rather than failing the whole answer.
@@ -46,6 +53,8 @@ core::Resources resourcesFromDictionary(const Dictionary& dictionary);
 // stays 18446744073709551615, meaning "no limit" as on the bus).
 nlohmann::json toJson(const sdbus::Variant& value);
 nlohmann::json toJson(const Dictionary& dictionary);
+// The properties with their D-Bus key names, plus ObjectPath.
+nlohmann::json toJson(const BusObject& object);
 
 // The value of `key` if the dictionary holds it with type T.
 template <typename T>

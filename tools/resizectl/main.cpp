@@ -70,6 +70,7 @@ int main(int argc, char** argv)
     addWatchVerb(app, selected);
     addAutoscaleVerb(app, selected);
     addPoolVerb(app, selected);
+    addPlanVerb(app, selected);
     addTopVerb(app, selected);
 
     try {

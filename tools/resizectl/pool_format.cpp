@@ -75,11 +75,4 @@ std::string formatPoolBlock(const ListedPool& pool)
                              {"Members", members.empty() ? "none" : joinLines(members)}});
 }
 
-nlohmann::json toJson(const ListedPool& pool)
-{
-    nlohmann::json object = toJson(pool.properties);
-    object["ObjectPath"] = pool.objectPath;
-    return object;
-}
-
 }  // namespace resized::ctl

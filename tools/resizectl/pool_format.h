@@ -11,10 +11,7 @@
 namespace resized::ctl {
 
 // One pool as ListPools names it, with its io.resized1.Pool properties.
-struct ListedPool {
-    std::string objectPath;
-    Dictionary properties;
-};
+using ListedPool = BusObject;
 
 // NAME CPU MEMORY MEMBERS: per resource what the members hold against the
 // cap ("300m/500m", "max" for no cap), then how many members there are.
@@ -23,8 +20,5 @@ Table makePoolTable(const std::vector<ListedPool>& pools);
 // "● NAME", then the allocations against the caps and the members, one a
 // line, the way `systemctl status` lists a unit's triggers.
 std::string formatPoolBlock(const ListedPool& pool);
-
-// The properties with their D-Bus key names, plus ObjectPath.
-nlohmann::json toJson(const ListedPool& pool);
 
 }  // namespace resized::ctl

@@ -25,7 +25,8 @@ CommandResult resizectl(const std::vector<std::string>& arguments)
 
 // Every verb, in the order --help lists them.
 constexpr std::array kVerbs{"status",  "list",    "set",     "validate", "node",      "reconcile", "forget",
-                            "history", "metrics", "watch",   "autoscale", "top",     "pool"};
+                            "history", "metrics", "watch",   "autoscale", "top",     "pool",
+                            "plan"};
 
 TEST(ResizectlCli, HelpNamesEveryVerbAndTheExitStatuses)
 {
@@ -36,6 +37,7 @@ TEST(ResizectlCli, HelpNamesEveryVerbAndTheExitStatuses)
         EXPECT_THAT(result.standardOutput, HasSubstr(std::string("\n  ") + verb + " ")) << verb;
     EXPECT_THAT(result.standardOutput, HasSubstr("12 resized not running"));
     EXPECT_THAT(result.standardOutput, HasSubstr("14 no such pool"));
+    EXPECT_THAT(result.standardOutput, HasSubstr("16 no such plan, 17 plan outdated, 18 plan cancelled"));
 }
 
 TEST(ResizectlCli, EveryVerbHasHelp)
@@ -234,6 +236,34 @@ TEST(ResizectlCli, PoolCapsAreReadAsTheLimitsOfSet)
     EXPECT_EQ(resizectl({"pool", "set", "batch", "--cpus", "1.5x"}).exitStatus, 2);
     EXPECT_EQ(resizectl({"pool", "set", "batch", "--memory", "lots"}).exitStatus, 2);
     const auto result = resizectl({"pool", "set", "batch", "--cpus", "1500m", "-m", "max"});
+    EXPECT_EQ(result.exitStatus, 1);
+    EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
+}
+
+TEST(ResizectlCli, PlanHasSubmitListStatusAndCancel)
+{
+    EXPECT_EQ(resizectl({"plan"}).exitStatus, 2);
+    for (const char* command : {"submit", "list", "status", "cancel"}) {
+        const auto help = resizectl({"plan", command, "--help"});
+        EXPECT_EQ(help.exitStatus, 0) << command;
+        EXPECT_THAT(help.standardOutput, HasSubstr(std::string("Usage: resizectl plan ") + command)) << command;
+    }
+    for (const char* command : {"submit", "status", "cancel"})
+        EXPECT_EQ(resizectl({"plan", command}).exitStatus, 2) << command;
+    EXPECT_EQ(resizectl({"plan", "status", "web"}).exitStatus, 2);
+}
+
+TEST(ResizectlCli, APlansChangesAreReadAsSetReadsResources)
+{
+    EXPECT_EQ(resizectl({"plan", "submit", "cpus=1"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"plan", "submit", "web"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"plan", "submit", "web", "cpus=1.5x"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"plan", "submit", "web", "cpus=1", "web", "memory=1g"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"plan", "submit", "--reason", "whim", "web", "cpus=1"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"plan", "submit", "--expect", "web", "web", "cpus=1"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"plan", "submit", "--file", "/nonexistent.json"}).exitStatus, 2);
+    const auto result = resizectl({"plan", "submit", "--wait", "--delay", "1min", "--expect", "web=3", "--reason",
+                                   "manual", "web", "cpus=500m", "memory=1g", "db", "CPUQuota=150%"});
     EXPECT_EQ(result.exitStatus, 1);
     EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
 }

@@ -7,6 +7,8 @@
 #include "resources_for_tests.h"
 #include "events.h"
 #include "node_format.h"
+#include "plan_format.h"
+#include "plan_request.h"
 #include "pool_format.h"
 #include "quantity_format.h"
 #include "status_format.h"
@@ -194,6 +196,63 @@ TEST(PoolJson, KeepsThePropertiesExactAndAddsTheObjectPath)
     EXPECT_EQ(json["MemoryAllocated"], 768u << 20);
     EXPECT_EQ(json["Members"], nlohmann::json::array({"web"}));
     EXPECT_EQ(json["AllowedDisruptions"], UINT32_MAX);
+}
+
+ListedPlan examplePlan(std::string state, std::string reason, uint64_t finishedAtUSec)
+{
+    const std::vector<PlanChange> changes{
+        PlanChange("web", Dictionary{{"CpuMillis", sdbus::Variant(uint64_t{500})}}),
+        PlanChange("db", Dictionary{{"CpuMillis", sdbus::Variant(uint64_t{1500})},
+                                    {"MemoryMax", sdbus::Variant(uint64_t{1} << 30)}})};
+    return ListedPlan{"/io/resized1/plan/7",
+                      {{"Id", sdbus::Variant(uint64_t{7})},
+                       {"State", sdbus::Variant(std::move(state))},
+                       {"Reason", sdbus::Variant(std::move(reason))},
+                       {"Message", sdbus::Variant(std::string("node: asked 1000m, available 200m"))},
+                       {"Changes", sdbus::Variant(changes)},
+                       {"SubmittedAtUSec", sdbus::Variant(kUpdatedAtUSec)},
+                       {"FinishedAtUSec", sdbus::Variant(finishedAtUSec)}}};
+}
+
+TEST(PlanTable, ShowsStateReasonTimesAndHowManyChanges)
+{
+    EXPECT_EQ(makePlanTable({examplePlan("rejected", "capacity", kUpdatedAtUSec + 1'000'000),
+                             examplePlan("pending", "", 0)})
+                  .render(true),
+              "ID STATE    REASON   SUBMITTED                   FINISHED                    CHANGES\n"
+              "7  rejected capacity 2024-01-04T10:00:00.000000Z 2024-01-04T10:00:01.000000Z 2\n"
+              "7  pending  -        2024-01-04T10:00:00.000000Z -                           2\n");
+}
+
+TEST(PlanBlock, ShowsTheStateWithItsReasonAndEachChange)
+{
+    using namespace std::chrono_literals;
+    EXPECT_EQ(formatPlanBlock(examplePlan("rejected", "capacity", kUpdatedAtUSec + 1'000'000), kUpdatedAt + 5s),
+              "● plan 7\n"
+              "        State: rejected (capacity)\n"
+              "      Message: node: asked 1000m, available 200m\n"
+              "    Submitted: Thu 2024-01-04 10:00:00 UTC; 5s ago\n"
+              "     Finished: Thu 2024-01-04 10:00:01 UTC; 4s ago\n"
+              "      Changes: web: cpu=500m\n"
+              "               db: cpu=1500m memory.max=1Gi\n");
+    const std::string pending = formatPlanBlock(examplePlan("pending", "", 0), kUpdatedAt);
+    EXPECT_NE(pending.find("State: pending\n"), std::string::npos);
+    EXPECT_NE(pending.find("Finished: n/a\n"), std::string::npos);
+}
+
+TEST(PlanJson, ShowsTheChangesAsAPlanFileTakesThem)
+{
+    const auto plan = examplePlan("succeeded", "", kUpdatedAtUSec);
+    const auto json = toJson(plan);
+    EXPECT_EQ(json["Id"], 7u);
+    EXPECT_EQ(json["ObjectPath"], "/io/resized1/plan/7");
+    EXPECT_EQ(json["Changes"][1]["Workload"], "db");
+    EXPECT_EQ(json["Changes"][1]["Resources"]["MemoryMax"], 1u << 30);
+    // What plan status --json shows, plan submit --file takes back.
+    const auto changes = planChangesFromJson(json);
+    ASSERT_EQ(changes.size(), 2u);
+    EXPECT_EQ(changes[1].get<0>(), "db");
+    EXPECT_EQ(describeResources(changes[1].get<1>()), "cpu=1500m memory.max=1Gi");
 }
 
 TEST(StatusTable, ShowsTheLimitsInForce)

@@ -48,5 +48,6 @@ void addWatchVerb(CLI::App& app, VerbAction& selected);
 void addAutoscaleVerb(CLI::App& app, VerbAction& selected);
 void addTopVerb(CLI::App& app, VerbAction& selected);
 void addPoolVerb(CLI::App& app, VerbAction& selected);
+void addPlanVerb(CLI::App& app, VerbAction& selected);
 
 }  // namespace resized::ctl
