@@ -71,5 +71,15 @@ TEST_F(ResizectlTest, BashCompletesPoolCommandsAndPoolNames)
     EXPECT_THAT(complete("resizectl set web --po"), UnorderedElementsAre("--pool"));
 }
 
+TEST_F(ResizectlTest, BashCompletesPlanCommandsOptionsAndAssignments)
+{
+    EXPECT_THAT(complete("resizectl plan "), UnorderedElementsAre("submit", "list", "status", "cancel"));
+    EXPECT_THAT(complete("resizectl plan submit --re"), UnorderedElementsAre("--reason"));
+    EXPECT_THAT(complete("resizectl plan submit --reason "), UnorderedElementsAre("manual", "autoscale", "plan"));
+    EXPECT_THAT(complete("resizectl plan submit web mem"), UnorderedElementsAre("memory=", "memory-high="));
+    EXPECT_THAT(complete("resizectl plan submit web cpus=1"), UnorderedElementsAre("1", "1.5"));
+    EXPECT_THAT(complete("resizectl set web cpuset"), UnorderedElementsAre("cpuset-cpus="));
+}
+
 }  // namespace
 }  // namespace resized::ctl
