@@ -33,6 +33,19 @@ void printListing(const std::vector<ListedWorkload>& workloads, const GlobalOpti
     printJson(array);
 }
 
+void printObjects(const std::vector<BusObject>& objects, const Table& table, const GlobalOptions& options,
+                  std::string_view noun)
+{
+    if (!options.json) {
+        printTable(table, options, noun);
+        return;
+    }
+    nlohmann::json array = nlohmann::json::array();
+    for (const auto& object : objects)
+        array.push_back(toJson(object));
+    printJson(array);
+}
+
 void printStatus(const Dictionary& status, const GlobalOptions& options)
 {
     if (options.json)

@@ -30,6 +30,11 @@ void printTable(const Table& table, const GlobalOptions& options, std::string_vi
 // The lines of `resizectl list`: a table, or one JSON array with --json.
 void printListing(const std::vector<ListedWorkload>& workloads, const GlobalOptions& options);
 
+// Objects as a List method names them (pools, plans): `table`, or one JSON
+// array of their properties and object paths with --json.
+void printObjects(const std::vector<BusObject>& objects, const Table& table, const GlobalOptions& options,
+                  std::string_view noun);
+
 // One status dictionary: a detailed block, or one JSON object with --json.
 void printStatus(const Dictionary& status, const GlobalOptions& options);
 

@@ -147,15 +147,7 @@ ExitStatus listPlans(Session& session)
     for (const auto& entry : entries)
         if (auto plan = fetchPlan(client, entry.get<1>()))
             plans.push_back(std::move(*plan));
-
-    if (!session.options().json) {
-        printTable(makePlanTable(plans), session.options(), "plan");
-        return ExitStatus::Success;
-    }
-    nlohmann::json array = nlohmann::json::array();
-    for (const auto& plan : plans)
-        array.push_back(toJson(plan));
-    printJson(array);
+    printObjects(plans, makePlanTable(plans), session.options(), "plan");
     return ExitStatus::Success;
 }
 

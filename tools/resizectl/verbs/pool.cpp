@@ -42,15 +42,7 @@ ExitStatus listPools(Session& session)
     for (const auto& entry : listPoolEntries(client))
         if (auto pool = fetchPool(client, entry))
             pools.push_back(std::move(*pool));
-
-    if (!session.options().json) {
-        printTable(makePoolTable(pools), session.options(), "pool");
-        return ExitStatus::Success;
-    }
-    nlohmann::json array = nlohmann::json::array();
-    for (const auto& pool : pools)
-        array.push_back(toJson(pool));
-    printJson(array);
+    printObjects(pools, makePoolTable(pools), session.options(), "pool");
     return ExitStatus::Success;
 }
 
