@@ -19,11 +19,6 @@ constexpr int kInsufficientResources = 6;
 constexpr int kInfeasible = 7;
 constexpr int kNoSuchPool = 14;
 
-void expectExit(const CommandResult& result, int exitStatus)
-{
-    EXPECT_EQ(result.exitStatus, exitStatus) << result.standardOutput << result.standardError;
-}
-
 TEST_F(ResizectlTest, APoolCapsItsMembersUntilTheyLeaveOrItIsRemoved)
 {
     const ScopedContainer container(podman(), containerName());

@@ -69,4 +69,9 @@ uint64_t cgroupMemoryLimit(const integration::ScopedContainer& container)
         integration::CgroupV1(container.cgroupPath()).readNumber("memory", "memory.limit_in_bytes"));
 }
 
+void expectExit(const integration::CommandResult& result, int exitStatus)
+{
+    EXPECT_EQ(result.exitStatus, exitStatus) << result.standardOutput << result.standardError;
+}
+
 }  // namespace resized::ctl

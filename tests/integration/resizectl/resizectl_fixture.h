@@ -38,6 +38,9 @@ private:
     std::optional<integration::DaemonProcess> daemon_;
 };
 
+// That resizectl exited with `exitStatus`; what it printed when not.
+void expectExit(const integration::CommandResult& result, int exitStatus);
+
 // The CPU limit in force, in millicores, from cpu.cfs_quota_us and
 // cpu.cfs_period_us; nullopt when there is none (quota -1).
 std::optional<uint64_t> cgroupCpuMillis(const integration::ScopedContainer& container);
