@@ -70,7 +70,7 @@ TEST_F(ResizectlTest, ADryRunPlanEndsAtOnceAndChangesNothing)
     EXPECT_EQ(cgroupCpuMillis(web), 1000u);
     EXPECT_EQ(cgroupMemoryLimit(web), 256u << 20);
     EXPECT_EQ(cgroupCpuMillis(db), 500u);
-    EXPECT_EQ(resizectlJson({"status", web.name()})["Desired"]["CpuMillis"], 1000u);
+    EXPECT_EQ(resizectlJson({"status", web.name()})[0]["Desired"]["CpuMillis"], 1000u);
 }
 
 TEST_F(ResizectlTest, AnUnknownPlanIsStatus16)
