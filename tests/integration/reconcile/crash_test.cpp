@@ -37,6 +37,13 @@ std::ostream& operator<<(std::ostream& stream, const Failpoint& failpoint)
     return stream << failpoint.name;
 }
 
+std::string testNameOf(const ::testing::TestParamInfo<Failpoint>& info)
+{
+    std::string name = info.param.name;
+    std::replace(name.begin(), name.end(), '-', '_');
+    return name;
+}
+
 constexpr std::uint64_t initialMillis = 500;
 // Each differs from the one before and from initialMillis.
 constexpr std::uint64_t requestedMillis[] = {700, 400, 900};
@@ -120,11 +127,51 @@ INSTANTIATE_TEST_SUITE_P(Failpoints, CrashTest,
                                            Failpoint{"after-write", Outcome::Completed},
                                            Failpoint{"before-commit", Outcome::Completed},
                                            Failpoint{"after-commit", Outcome::Completed}),
-                         [](const auto& info) {
-                             std::string name = info.param.name;
-                             std::replace(name.begin(), name.end(), '-', '_');
-                             return name;
-                         });
+                         testNameOf);
+
+class PlanCrashTest : public ReconcileTest, public ::testing::WithParamInterface<Failpoint>
+{
+};
+
+// A plan moving CPU from one container to another, killed at each step:
+// after the restart both changes are there or neither is, the plan's state
+// says which, and no reservation is left.
+TEST_P(PlanCrashTest, RestartFinishesOrUndoesEveryChangeOfThePlan)
+{
+    startDaemon();
+    const auto from = runContainer("from");
+    const auto to = runContainer("to");
+    client().updateResources(from.name(), cpuMillis(800));
+    client().updateResources(to.name(), cpuMillis(200));
+    startDaemon({std::string("RESIZED_FAILPOINT=") + GetParam().name});
+
+    const auto plan = client().submitPlan({{from.name(), cpuMillis(300)}, {to.name(), cpuMillis(700)}});
+    ASSERT_TRUE(waitUntil([&] { return !daemon().running(); }, backgroundTimeout))
+        << "resized did not die at " << GetParam().name;
+    EXPECT_EQ(daemon().kill9(), 128 + SIGKILL);
+    startDaemon();
+
+    const bool completed = GetParam().outcome == Outcome::Completed;
+    EXPECT_EQ(limitsOf(from).cpuMillis(), completed ? 300U : 800U);
+    EXPECT_EQ(limitsOf(to).cpuMillis(), completed ? 700U : 200U);
+    const Dictionary properties = client().planProperties(plan);
+    EXPECT_EQ(entryOf<std::string>(properties, "State"), completed ? "succeeded" : "failed");
+    EXPECT_EQ(entryOf<std::string>(properties, "Reason"), completed ? "" : "apply");
+    for (const auto* container : {&from, &to})
+    {
+        const auto status = client().getResourceStatus(container->name());
+        EXPECT_EQ(desiredOf(status).cpuMillis, limitsOf(*container).cpuMillis());
+        EXPECT_EQ(entryOf<std::string>(status, "SyncState"), "synchronized");
+    }
+    EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 1000U);
+}
+
+INSTANTIATE_TEST_SUITE_P(Failpoints, PlanCrashTest,
+                         ::testing::Values(Failpoint{"plan-after-reserve", Outcome::Undone},
+                                           Failpoint{"between-cgroups", Outcome::Undone},
+                                           Failpoint{"plan-before-commit", Outcome::Completed}),
+                         testNameOf);
 
 } // namespace
 } // namespace resized::integration
