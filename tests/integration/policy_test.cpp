@@ -84,6 +84,7 @@ class BusPolicyTest : public ManagedContainerTest
             {managerInterface, "GetMetrics", {}},
             {managerInterface, "ValidateResourceUpdate", {"sa{sv}", name(), "1", "CpuMillis", "t", "500"}},
             {managerInterface, "ListPools", {}},
+            {managerInterface, "ListPlans", {}},
         };
     }
 
@@ -106,6 +107,9 @@ class BusPolicyTest : public ManagedContainerTest
             // A pool with no members: the container's limits stay.
             {managerInterface, "SetPool", {"sa{sv}", "policy", "1", "CpuMillis", "t", "1000"}},
             {managerInterface, "RemovePool", {"s", "policy"}},
+            // A dry run: validated, nothing changed.
+            {managerInterface, "SubmitPlan",
+             {"a(sa{sv})a{sv}", "1", name(), "1", "CpuMillis", "t", "500", "1", "DryRun", "b", "true"}},
             {workloadInterface, "Forget", {}},
             {managerInterface, "Forget", {"s", name()}},
         };

@@ -8,7 +8,8 @@
 // STRING, when given, is the first argument; the update methods (Manager's
 // UpdateResources, Workload's Update) then get resources {CpuMillis: 500}
 // and no options, SetAutoscalePolicy the policy {CpuTargetUtilization: 50},
-// SetPool the spec {CpuMillis: 500}.
+// SetPool the spec {CpuMillis: 500}. SubmitPlan gets instead a dry run of
+// one change, CpuMillis 500 for the workload STRING.
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -16,6 +17,7 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 
 int main(int argc, char** argv)
 {
@@ -30,11 +32,17 @@ int main(int argc, char** argv)
         const auto proxy =
             sdbus::createProxy(sdbus::createSystemBusConnection(), "io.resized1", argv[1]);
         auto call = proxy->createMethodCall(argv[2], method);
-        if (argc == 5)
+        using Dictionary = std::map<std::string, sdbus::Variant>;
+        if (method == "SubmitPlan")
+        {
+            const std::vector<sdbus::Struct<std::string, Dictionary>> changes{
+                {std::string(argc == 5 ? argv[4] : ""), {{"CpuMillis", sdbus::Variant(std::uint64_t{500})}}}};
+            call << changes << Dictionary{{"DryRun", sdbus::Variant(true)}};
+        }
+        else if (argc == 5)
         {
             call << std::string(argv[4]);
         }
-        using Dictionary = std::map<std::string, sdbus::Variant>;
         if (method == "UpdateResources" || method == "Update")
         {
             call << Dictionary{{"CpuMillis", sdbus::Variant(std::uint64_t{500})}} << Dictionary{};
