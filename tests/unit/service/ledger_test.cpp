@@ -270,5 +270,84 @@ TEST_F(LedgerTest, AnOptionWinsOverALabelAndAPoolThatDoesNotExistCapsNothing)
     EXPECT_EQ(ledger_.assess(question({}, {3000, 0}, "nosuch")).verdict, Verdict::Admitted);
 }
 
+// design.md §1b, plans: admitted as a whole, net of their own decreases.
+TEST_F(LedgerTest, APlanMovingCpuOnAFullNodeIsAdmittedAndReservesNothing)
+{
+    remember("from", {800, 0});
+    remember("to", {200, 0});
+    remember("rest", {3000, 0});
+    auto from = question({800, 0}, {300, 0});
+    auto to = question({200, 0}, {700, 0});
+    from.workload = "from";
+    to.workload = "to";
+    ASSERT_EQ(ledger_.assess(to).verdict, Verdict::Insufficient);
+
+    const auto admission = ledger_.assessPlan({from, to});
+
+    EXPECT_EQ(admission.decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(admission.reservations, (std::vector<Amounts>{{0, 0}, {0, 0}}));
+}
+
+TEST_F(LedgerTest, APlanReservesWhatItsDecreasesDoNotCover)
+{
+    remember("rest", {2000, 0});
+    const auto admission =
+        ledger_.assessPlan({question({1000, 0}, {800, 0}), question({0, 0}, {700, kGi}), question({0, 0}, {300, 0})});
+
+    EXPECT_EQ(admission.decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(admission.reservations, (std::vector<Amounts>{{0, 0}, {500, kGi}, {300, 0}}));
+    EXPECT_EQ(ledger_.assessPlan({question({1000, 0}, {800, 0}), question({0, 0}, {1200, 0})}).decision.verdict,
+              Verdict::Admitted);
+    const auto refused = ledger_.assessPlan({question({1000, 0}, {800, 0}), question({0, 0}, {2300, 0})});
+    EXPECT_EQ(refused.decision.verdict, Verdict::Insufficient);
+    EXPECT_EQ(refused.decision.reason, "asked 2100m more CPU, 2 available on this node");
+    EXPECT_TRUE(refused.reservations.empty());
+}
+
+TEST_F(LedgerTest, AChangeOfAPlanLargerThanTheNodeIsInfeasibleAndNamed)
+{
+    auto big = question({}, {5000, 0});
+    big.workload = "big";
+
+    const auto admission = ledger_.assessPlan({question({1000, 0}, {0, 0}), big});
+
+    EXPECT_EQ(admission.decision.verdict, Verdict::Infeasible);
+    EXPECT_EQ(admission.decision.reason, "big: asked 5 CPU, more than this node's allocatable 4");
+}
+
+// A decrease in one pool does not make room in another: the pool that
+// grows must have the room itself.
+TEST_F(LedgerTest, APlansPoolsAreEachMeasuredAgainstTheirCaps)
+{
+    store_.savePool({.name = "small", .cap = {500, core::kUnlimited}});
+    store_.savePool({.name = "big", .cap = {core::kUnlimited, core::kUnlimited}});
+    remember("inSmall", {400, 0}, true, "small");
+    remember("inBig", {1000, 0}, true, "big");
+
+    const auto admission = ledger_.assessPlan(
+        {question({1000, 0}, {500, 0}, "big", true), question({400, 0}, {900, 0}, "small", true)});
+
+    EXPECT_EQ(admission.decision.verdict, Verdict::Infeasible);
+    EXPECT_EQ(admission.decision.reason, "pool small: asked 900m CPU, more than its cap 500m");
+}
+
+TEST_F(LedgerTest, APlanLoweringMoreMembersThanTheBudgetAllowsIsRefused)
+{
+    store_.savePool({.name = "batch",
+                     .cap = {core::kUnlimited, core::kUnlimited},
+                     .budgets = {core::DisruptionBudget{.value = 1, .percent = false, .periodUsec = 3'600'000'000, .reasons = {}}}});
+    remember("a", {500, 0}, true, "batch");
+    remember("b", {500, 0}, true, "batch");
+    auto lower = question({500, 0}, {300, 0}, "batch", true);
+    lower.disruption = true;
+    lower.reason = core::DisruptionReason::Plan;
+
+    const auto admission = ledger_.assessPlan({lower, lower});
+
+    EXPECT_EQ(admission.decision.verdict, Verdict::BudgetExhausted);
+    EXPECT_EQ(admission.decision.reason, "pool batch: its disruption budgets allow 1 more plan disruptions now, 2 asked");
+    EXPECT_EQ(ledger_.assessPlan({lower}).decision.verdict, Verdict::Admitted);
+}
+
 }  // namespace
 }  // namespace resized::service

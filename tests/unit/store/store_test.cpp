@@ -1,3 +1,4 @@
+#include "store/plan_store.h"
 #include "store/state_store.h"
 
 #include <gtest/gtest.h>
@@ -414,4 +415,62 @@ TEST_F(StoreTest, DeferredUpdatesWaitOldestFirstAndANewerOneReplacesItsWorkloads
     EXPECT_EQ(store.deferredUpdates().back().pool, std::optional<std::string>("batch"));
     store.removeDeferred("b");
     EXPECT_EQ(store.deferredUpdates().size(), 1u);
+}
+
+TEST_F(StoreTest, PlansSurviveReopeningAndFinishedOnesAreForgottenAfterTheirTime)
+{
+    store::PlanRecord plan{
+        .id = 0,
+        .state = core::PlanState::Pending,
+        .reason = core::PlanReason::None,
+        .message = "",
+        .changes = {{"web", core::Resources{.cpuMillis = 700}}, {"db", core::Resources{.memoryMax = 1ull << 30}}},
+        .containers = {{"web", "abc"}, {"db", ""}},
+        .expectedGenerations = {{"web", 3}},
+        .disruptionReason = core::DisruptionReason::Manual,
+        .dryRun = false,
+        .defer = true,
+        .callerUid = 1000,
+        .submittedAtUsec = 10,
+        .runAtUsec = 20,
+        .finishedAtUsec = 0,
+    };
+    {
+        store::StateStore store(file());
+        store::PlanStore plans(store.database());
+        plan.id = plans.add(plan);
+        const int64_t second = plans.add(plan);
+        EXPECT_GT(second, plan.id);
+        auto finished = *plans.find(second);
+        finished.state = core::PlanState::Rejected;
+        finished.reason = core::PlanReason::Churn;
+        finished.message = "web is another container";
+        finished.finishedAtUsec = 100;
+        plans.save(finished);
+    }
+    store::StateStore store(file());
+    store::PlanStore plans(store.database());
+
+    EXPECT_EQ(plans.find(plan.id), plan);
+    ASSERT_EQ(plans.plans().size(), 2U);
+    EXPECT_EQ(plans.plans()[1].reason, core::PlanReason::Churn);
+    EXPECT_TRUE(plans.plans()[1].finished());
+    EXPECT_EQ(plans.removeFinishedBefore(100), std::vector<int64_t>{});
+    EXPECT_EQ(plans.removeFinishedBefore(101), std::vector<int64_t>{plan.id + 1});
+    EXPECT_EQ(plans.plans(), std::vector<store::PlanRecord>{plan});
+    // Ids are never reused: they name D-Bus objects.
+    EXPECT_GT(plans.add(plan), plan.id + 1);
+}
+
+TEST_F(StoreTest, AReservationKeepsItsPlan)
+{
+    store::StateStore store(file());
+    store.save({.name = "web"});
+    store.addReservation({.workload = "web", .planId = 7});
+    store.addReservation({.workload = "web"});
+
+    const auto reservations = store.reservations();
+    ASSERT_EQ(reservations.size(), 2U);
+    EXPECT_EQ(reservations[0].planId, 7);
+    EXPECT_EQ(reservations[1].planId, 0);
 }
