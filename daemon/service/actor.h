@@ -19,6 +19,8 @@ struct Actor {
     static Actor hook() { return {"hook", 0}; }
     // A change the autoscaler decided.
     static Actor autoscale() { return {"autoscale", 0}; }
+    // A change of plan `id`, submitted by `uid`.
+    static Actor plan(int64_t id, uint32_t uid) { return {"plan:" + std::to_string(id), uid}; }
 };
 
 }  // namespace resized::service

@@ -306,7 +306,7 @@ void ResourceManager::finishPlan(int64_t id)
 
     for (const auto& item : run.items) {
         heldByPlans_.erase(item.record.name);
-        recordHistory(item.record.name, Actor::caller(run.plan.callerUid), "plan",
+        recordHistory(item.record.name, Actor::plan(id, run.plan.callerUid), "update",
                       item.request, applied ? "success" : std::string(toString(ErrorCode::ApplyFailed)), outcome.message, run.plan.submittedAtUsec);
         announcer_.changed(item.record);
         if (applied)

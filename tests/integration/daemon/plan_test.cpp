@@ -78,6 +78,9 @@ TEST_F(PlanTest, APlanMovesCpuBetweenTwoWorkloadsOnAFullNode)
     EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), cpuCapacity());
     EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
     EXPECT_EQ(desiredOf(client().getResourceStatus(to.name())).cpuMillis, 700U);
+    const auto history = client().getHistory(to.name(), 1);
+    ASSERT_EQ(history.size(), 1U);
+    EXPECT_EQ(entryOf<std::string>(history[0], "Actor"), "plan:" + std::to_string(entryOf<std::uint64_t>(properties, "Id")));
     const auto listed = client().listPlans();
     ASSERT_EQ(listed.size(), 1U);
     EXPECT_EQ(listed[0].get<1>(), plan);
