@@ -2,8 +2,11 @@
 
 #include "support/wait.h"
 
+#include <curl/curl.h>
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
+#include <memory>
 #include <stdexcept>
 
 namespace resized::integration
@@ -31,10 +34,58 @@ std::string describe(const std::vector<std::string>& arguments)
     return text;
 }
 
+struct ApiAnswer
+{
+    // 0 when the service did not answer; then error says why.
+    long status = 0;
+    std::string body;
+    std::string error;
+};
+
+std::size_t appendTo(char* data, std::size_t size, std::size_t count, void* body)
+{
+    static_cast<std::string*>(body)->append(data, size * count);
+    return size * count;
+}
+
+// METHOD /libpod/RESOURCE/NAME SUFFIX to the API service on socket; name
+// as it is (escaped here).
+ApiAnswer callApi(const std::filesystem::path& socket, const char* method,
+                  const std::string& resource, const std::string& name,
+                  const std::string& suffix = "")
+{
+    ApiAnswer answer;
+    const std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(),
+                                                                   &curl_easy_cleanup);
+    if (!curl)
+    {
+        answer.error = "curl_easy_init failed";
+        return answer;
+    }
+    const std::unique_ptr<char, decltype(&curl_free)> escaped(
+        curl_easy_escape(curl.get(), name.c_str(), static_cast<int>(name.size())), &curl_free);
+    const std::string url = "http://d/v4.0.0/libpod/" + resource + "/" + escaped.get() + suffix;
+    curl_easy_setopt(curl.get(), CURLOPT_UNIX_SOCKET_PATH, socket.c_str());
+    curl_easy_setopt(curl.get(), CURLOPT_URL, url.c_str());
+    curl_easy_setopt(curl.get(), CURLOPT_CUSTOMREQUEST, method);
+    // Only keeps a hung service from hanging the test.
+    curl_easy_setopt(curl.get(), CURLOPT_TIMEOUT, 30L);
+    curl_easy_setopt(curl.get(), CURLOPT_WRITEFUNCTION, &appendTo);
+    curl_easy_setopt(curl.get(), CURLOPT_WRITEDATA, &answer.body);
+    const CURLcode code = curl_easy_perform(curl.get());
+    if (code != CURLE_OK)
+    {
+        answer.error = url + ": " + curl_easy_strerror(code);
+        return answer;
+    }
+    curl_easy_getinfo(curl.get(), CURLINFO_RESPONSE_CODE, &answer.status);
+    return answer;
+}
+
 } // namespace
 
 PodmanCli::PodmanCli(const TestEnvironment& environment) :
-    image_(environment.image)
+    image_(environment.image), socket_(environment.podmanSocket)
 {}
 
 CommandResult PodmanCli::run(const std::vector<std::string>& arguments) const
@@ -84,7 +135,39 @@ std::string PodmanCli::inspect(const std::string& name,
 
 std::filesystem::path PodmanCli::cgroupPath(const std::string& name) const
 {
-    return inspect(name, "{{.State.CgroupPath}}");
+    const ApiAnswer answer = callApi(socket_, "GET", "containers", name, "/json");
+    if (answer.status != 200)
+    {
+        throw std::runtime_error("inspecting container " + name + " failed: " + answer.error +
+                                 answer.body);
+    }
+    return nlohmann::json::parse(answer.body).at("State").at("CgroupPath").get<std::string>();
+}
+
+bool PodmanCli::removeIgnoringMissing(const std::vector<std::string>& names,
+                                      std::string& error) const
+{
+    bool removed = true;
+    for (const auto& name : names)
+    {
+        const ApiAnswer answer =
+            callApi(socket_, "DELETE", "containers", name, "?force=true&ignore=true&timeout=0");
+        if (answer.status == 0)
+        {
+            // The service does not answer: the command needs none.
+            std::vector<std::string> command{"rm", "--force", "--ignore", "--time", "0"};
+            command.insert(command.end(), names.begin(), names.end());
+            const CommandResult result = run(command);
+            error = answer.error + "; " + result.standardError;
+            return result.succeeded();
+        }
+        if (answer.status != 200)
+        {
+            error = answer.body;
+            removed = false;
+        }
+    }
+    return removed;
 }
 
 std::vector<std::string> PodmanCli::idleCommand()
@@ -130,10 +213,10 @@ ScopedContainer::~ScopedContainer()
 
 void ScopedContainer::removeOrReport() const
 {
-    std::vector<std::string> command{"rm", "--force", "--ignore", "--time", "0", name_};
+    std::vector<std::string> names{name_};
     if (!id_.empty())
     {
-        command.push_back(id_);
+        names.push_back(id_);
     }
     std::string lastError;
     // podman rm fails now and then while another podman holds the
@@ -141,9 +224,7 @@ void ScopedContainer::removeOrReport() const
     const auto removed = [&] {
         try
         {
-            const CommandResult result = podman_.run(command);
-            lastError = result.standardError;
-            return result.succeeded();
+            return podman_.removeIgnoringMissing(names, lastError);
         }
         catch (const std::exception& error)
         {
