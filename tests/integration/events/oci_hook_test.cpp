@@ -87,9 +87,8 @@ class OciHookTest : public EventsTest
     // The quota each start of the container printed, oldest first.
     std::vector<std::string> printedQuotas(const std::string& name) const
     {
-        const CommandResult result = podman().run({"logs", name});
         std::vector<std::string> lines;
-        std::istringstream output(result.standardOutput);
+        std::istringstream output(podman().logs(name));
         for (std::string line; std::getline(output, line);)
         {
             lines.push_back(line);

@@ -144,6 +144,31 @@ std::filesystem::path PodmanCli::cgroupPath(const std::string& name) const
     return nlohmann::json::parse(answer.body).at("State").at("CgroupPath").get<std::string>();
 }
 
+std::string PodmanCli::logs(const std::string& name) const
+{
+    const ApiAnswer answer =
+        callApi(socket_, "GET", "containers", name, "/logs?stdout=true&stderr=false");
+    if (answer.status != 200)
+    {
+        throw std::runtime_error("the logs of container " + name + ": " + answer.error +
+                                 answer.body);
+    }
+    // A container without a terminal: frames of an 8-byte header (stream,
+    // three zero bytes, the payload's length big-endian) and the payload.
+    std::string output;
+    for (std::size_t at = 0; at + 8 <= answer.body.size();)
+    {
+        std::size_t length = 0;
+        for (std::size_t byte = 4; byte < 8; ++byte)
+        {
+            length = length << 8 | static_cast<unsigned char>(answer.body[at + byte]);
+        }
+        output.append(answer.body, at + 8, length);
+        at += 8 + length;
+    }
+    return output;
+}
+
 bool PodmanCli::removeIgnoringMissing(const std::vector<std::string>& names,
                                       std::string& error) const
 {

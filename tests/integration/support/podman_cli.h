@@ -40,6 +40,9 @@ class PodmanCli
     // The container's cgroup relative to each hierarchy's root, as
     // `podman inspect` reports it (asked of the API service).
     std::filesystem::path cgroupPath(const std::string& name) const;
+    // What the container wrote to its standard output, every run's, as
+    // `podman logs` shows it (asked of the API service).
+    std::string logs(const std::string& name) const;
     // `podman rm --force --ignore --time 0 NAME...` through the API service,
     // or the command itself when the service does not answer; true once
     // nothing named is left.
