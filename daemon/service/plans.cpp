@@ -15,6 +15,7 @@ namespace {
 constexpr std::chrono::milliseconds kBusyRetry{20};
 constexpr std::chrono::seconds kDeferRetry{1};
 constexpr std::chrono::minutes kPruneInterval{10};
+constexpr std::chrono::microseconds kAccuracy{100};
 
 ResizeError invalid(const std::string& message) { return ResizeError(ErrorCode::InvalidArgument, message); }
 
@@ -118,9 +119,14 @@ store::PlanRecord Plans::accept(const PlanRequest& request, uint32_t callerUid,
 void Plans::schedule(const store::PlanRecord& plan)
 {
     const uint64_t now = nowUsec();
-    const auto delay = std::chrono::microseconds(plan.runAtUsec > now ? plan.runAtUsec - now : 0);
-    const int64_t id = plan.id;
-    timers_[id] = loop_.after(delay, [this, id] { run(id); });
+    runAfter(plan.id, std::chrono::microseconds(plan.runAtUsec > now ? plan.runAtUsec - now : 0));
+}
+
+// A deadline of its own: sd-event's default accuracy would let a plan
+// without delay wait up to a quarter of a second.
+void Plans::runAfter(int64_t id, std::chrono::microseconds delay)
+{
+    timers_[id] = loop_.at(std::chrono::steady_clock::now() + delay, kAccuracy, [this, id] { run(id); });
 }
 
 void Plans::run(int64_t id)
@@ -131,7 +137,7 @@ void Plans::run(int64_t id)
         plan = plans_.find(id);
     } catch (const store::StoreError& error) {
         spdlog::error("plan {}: cannot read it: {}; trying again", id, error.what());
-        timers_[id] = loop_.after(kDeferRetry, [this, id] { run(id); });
+        runAfter(id, kDeferRetry);
         return;
     }
     if (!plan || plan->state != core::PlanState::Pending)
@@ -144,9 +150,8 @@ void Plans::ran(int64_t id, const PlanOutcome& outcome)
 {
     running_.erase(id);
     if (outcome.state == core::PlanState::Pending) {
-        const auto retry = outcome.reason == core::PlanReason::None ? std::chrono::microseconds(kBusyRetry)
-                                                                    : std::chrono::microseconds(kDeferRetry);
-        timers_[id] = loop_.after(retry, [this, id] { run(id); });
+        runAfter(id, outcome.reason == core::PlanReason::None ? std::chrono::microseconds(kBusyRetry)
+                                                              : std::chrono::microseconds(kDeferRetry));
         return;
     }
     spdlog::info("plan {}: {}{}: {}", id, core::toString(outcome.state),

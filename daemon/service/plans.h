@@ -69,6 +69,7 @@ private:
     store::PlanRecord accept(const PlanRequest& request, uint32_t callerUid,
                              const std::vector<PlanWorkload>& workloads);
     void schedule(const store::PlanRecord& plan);
+    void runAfter(int64_t id, std::chrono::microseconds delay);
     void run(int64_t id);
     void ran(int64_t id, const PlanOutcome& outcome);
     void prune();
