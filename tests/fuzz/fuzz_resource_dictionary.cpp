@@ -1,7 +1,8 @@
-// decodeResources and decodeOptions on a{sv} dictionaries built from the
-// input: keys of the contract or any string, values of the expected type or
-// of any other. A dictionary is refused with InvalidArgument, nothing else;
-// an accepted one is within the contract's ranges and encodes back to itself.
+// decodeResources, decodeOptions, SubmitPlan's options and SetPool's spec on
+// a{sv} dictionaries built from the input: keys of the contract or any
+// string, values of the expected type or of any other. A dictionary is
+// refused with InvalidArgument, nothing else; accepted resources are within
+// the contract's ranges and encode back to themselves.
 
 #include <fuzzer/FuzzedDataProvider.h>
 
@@ -26,7 +27,8 @@ namespace {
 
 // The resource keys and the options of the contract.
 const std::vector<std::string> kKnownKeys = [] {
-    std::vector<std::string> keys{"DryRun", "Force", "Defer", "ReclaimTimeoutUSec"};
+    std::vector<std::string> keys{"DryRun",    "Force",  "Defer",  "ReclaimTimeoutUSec", "Pool",
+                                  "DelayUSec", "Reason", "ExpectedGenerations", "Budgets"};
     core::forEachResourceKey([&keys](const auto& key) { keys.emplace_back(key.name); });
     return keys;
 }();
@@ -43,7 +45,7 @@ std::string consumeKey(FuzzedDataProvider& input)
 // values (a string that is not UTF-8): the bus would never deliver those.
 sdbus::Variant consumeVariant(FuzzedDataProvider& input)
 {
-    switch (input.ConsumeIntegralInRange(0, 8)) {
+    switch (input.ConsumeIntegralInRange(0, 10)) {
     case 0:
         return sdbus::Variant(input.ConsumeIntegral<uint64_t>());
     case 1:
@@ -60,6 +62,12 @@ sdbus::Variant consumeVariant(FuzzedDataProvider& input)
         return sdbus::Variant(input.ConsumeFloatingPoint<double>());
     case 7:
         return sdbus::Variant(std::vector<std::string>{input.ConsumeRandomLengthString(16)});
+    case 8:
+        return sdbus::Variant(std::map<std::string, uint64_t>{
+            {input.ConsumeRandomLengthString(16), input.ConsumeIntegral<uint64_t>()}});
+    case 9:
+        return sdbus::Variant(std::vector<bus::Dictionary>{
+            {{input.ConsumeRandomLengthString(16), sdbus::Variant(input.ConsumeRandomLengthString(16))}}});
     default:
         return sdbus::Variant(bus::Dictionary{{input.ConsumeRandomLengthString(16),
                                                sdbus::Variant(input.ConsumeIntegral<uint64_t>())}});
@@ -103,6 +111,29 @@ void checkOptions(const bus::Dictionary& dictionary)
     }
 }
 
+void checkPlanOptions(const bus::Dictionary& dictionary)
+{
+    try {
+        const service::PlanRequest request = bus::decodePlanRequest({}, dictionary);
+        FUZZ_CHECK(request.delay.count() >= 0);
+        FUZZ_CHECK(request.changes.empty());
+    } catch (const service::ResizeError& error) {
+        FUZZ_CHECK(error.code() == service::ErrorCode::InvalidArgument);
+    }
+}
+
+void checkPoolSpec(const bus::Dictionary& dictionary)
+{
+    try {
+        const service::PoolSpec spec = bus::decodePoolSpec(dictionary);
+        if (spec.budgets)
+            for (const auto& budget : *spec.budgets)
+                FUZZ_CHECK(!budget.percent || budget.value <= 100);
+    } catch (const service::ResizeError& error) {
+        FUZZ_CHECK(error.code() == service::ErrorCode::InvalidArgument);
+    }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
@@ -111,5 +142,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size)
     const bus::Dictionary dictionary = consumeDictionary(input);
     checkResources(dictionary);
     checkOptions(dictionary);
+    checkPlanOptions(dictionary);
+    checkPoolSpec(dictionary);
     return 0;
 }

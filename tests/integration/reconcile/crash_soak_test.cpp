@@ -5,7 +5,9 @@
 // there in full or not at all, the store and the cgroup files agree, no
 // reservation is left, and the desired state of another workload is intact.
 //
-// RESIZED_CRASH_ROUNDS (default 10) sets the number of rounds and
+// A plan of two changes is killed the same way: both changes or neither.
+//
+// RESIZED_CRASH_ROUNDS (default 10, 6 for plans) sets the number of rounds and
 // RESIZED_CRASH_SEED the random seed; the seed is printed, so that a failing
 // sequence can be run again.
 
@@ -27,6 +29,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace resized::integration
 {
@@ -149,15 +152,31 @@ class CrashSoakTest : public ReconcileTest
                   entryOf<std::uint64_t>(status, "Generation"));
     }
 
+    // Seeds the random sequence (RESIZED_CRASH_SEED, printed so that a
+    // failing one can be run again) and returns the number of rounds.
+    unsigned seedRounds(const std::string& soak, unsigned rounds = defaultRounds)
+    {
+        rounds = fromEnvironment("RESIZED_CRASH_ROUNDS", rounds);
+        const unsigned seed = fromEnvironment("RESIZED_CRASH_SEED", std::random_device{}());
+        random_.seed(seed);
+        std::cout << soak << ": " << rounds << " rounds, RESIZED_CRASH_SEED=" << seed << "\n";
+        return rounds;
+    }
+
+    static void printOutcomes(const std::map<std::string, unsigned>& outcomes)
+    {
+        for (const auto& [outcome, count] : outcomes)
+        {
+            std::cout << "  " << count << " x " << outcome << "\n";
+        }
+    }
+
     std::mt19937 random_;
 };
 
 TEST_F(CrashSoakTest, EveryCrashLeavesTheUpdateWholeOrUndone)
 {
-    const unsigned rounds = fromEnvironment("RESIZED_CRASH_ROUNDS", defaultRounds);
-    const unsigned seed = fromEnvironment("RESIZED_CRASH_SEED", std::random_device{}());
-    random_.seed(seed);
-    std::cout << "crash soak: " << rounds << " rounds, RESIZED_CRASH_SEED=" << seed << "\n";
+    const unsigned rounds = seedRounds("crash soak");
 
     startDaemon();
     const auto container = runContainer("c");
@@ -212,10 +231,90 @@ TEST_F(CrashSoakTest, EveryCrashLeavesTheUpdateWholeOrUndone)
         ++outcomes[where + (after == wanted ? ": completed" : ": undone")];
         current = after;
     }
-    for (const auto& [outcome, count] : outcomes)
+    printOutcomes(outcomes);
+}
+
+// The failpoints of a plan moving CPU between two containers, in the order
+// it reaches them.
+constexpr std::array planCrashPoints{
+    CrashPoint{"plan-after-reserve", false},
+    CrashPoint{"between-cgroups", false},
+    CrashPoint{"plan-before-commit", true},
+    CrashPoint{nullptr, std::nullopt},
+};
+
+// A plan killed at any point: after the restart both of its changes are
+// there or neither is, and the plan's state says which.
+TEST_F(CrashSoakTest, EveryCrashLeavesAPlanWholeOrUndone)
+{
+    // Fewer by default: each of the 4 points comes up anyway in most runs.
+    const unsigned rounds = seedRounds("plan crash soak", 6);
+
+    startDaemon();
+    const auto from = runContainer("from");
+    const auto to = runContainer("to");
+    constexpr std::uint64_t total = 1000;
+    std::uint64_t current = 500;
+    client().updateResources(from.name(), ResourceValues{.cpuMillis = current});
+    client().updateResources(to.name(), ResourceValues{.cpuMillis = total - current});
+
+    std::map<std::string, unsigned> outcomes;
+    for (unsigned round = 0; round < rounds; ++round)
     {
-        std::cout << "  " << count << " x " << outcome << "\n";
+        const CrashPoint& crash = planCrashPoints[std::uniform_int_distribution<std::size_t>(
+            0, planCrashPoints.size() - 1)(random_)];
+        std::uint64_t wanted = current;
+        while (wanted == current)
+        {
+            wanted = std::uniform_int_distribution<std::uint64_t>(2, 8)(random_) * 100;
+        }
+        const std::string where = crash.failpoint ? crash.failpoint : "SIGKILL from outside";
+        SCOPED_TRACE("round " + std::to_string(round) + ": " + where);
+        const std::vector<PlanChange> changes{
+            {from.name(), ResourceValues{.cpuMillis = wanted}.toDictionary()},
+            {to.name(), ResourceValues{.cpuMillis = total - wanted}.toDictionary()}};
+
+        sdbus::ObjectPath plan;
+        startDaemon(crash.failpoint ? std::vector<std::string>{std::string("RESIZED_FAILPOINT=") + crash.failpoint}
+                                    : std::vector<std::string>{});
+        if (crash.failpoint)
+        {
+            plan = client().submitPlan(changes);
+            ASSERT_TRUE(waitUntil([&] { return !daemon().running(); }, backgroundTimeout))
+                << "resized did not die at " << crash.failpoint;
+        }
+        else
+        {
+            const auto pid = busNameOwnerPid(busName);
+            ASSERT_TRUE(pid);
+            plan = client().submitPlan(changes);
+            std::this_thread::sleep_for(
+                std::chrono::microseconds(std::uniform_int_distribution<int>(0, 30'000)(random_)));
+            ::kill(*pid, SIGKILL);
+        }
+        daemon().kill9();
+        startDaemon();
+
+        // Submitted and not yet run when killed from outside: it runs now.
+        const auto finished = [&] {
+            const auto state = entryOf<std::string>(client().planProperties(plan), "State");
+            return state != "pending" && state != "running";
+        };
+        ASSERT_TRUE(waitUntil(finished, backgroundTimeout));
+        const std::string state = entryOf<std::string>(client().planProperties(plan), "State");
+        const std::uint64_t after = limitsOf(from).cpuMillis().value_or(0);
+        EXPECT_EQ(limitsOf(to).cpuMillis().value_or(0), total - after) << "half applied";
+        EXPECT_EQ(after, state == "succeeded" ? wanted : current) << "the plan ended " << state;
+        if (crash.completed)
+        {
+            EXPECT_EQ(after, *crash.completed ? wanted : current);
+        }
+        EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0u);
+        EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), total);
+        ++outcomes[where + ": " + state];
+        current = after;
     }
+    printOutcomes(outcomes);
 }
 
 } // namespace
