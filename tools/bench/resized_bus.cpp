@@ -1,5 +1,6 @@
 #include "resized_bus.h"
 
+#include <map>
 #include <stdexcept>
 
 #include "dbus_codec/autoscale_policy.h"
@@ -18,10 +19,10 @@ constexpr const char* kBusDriver = "org.freedesktop.DBus";
 
 }  // namespace
 
-// The proxy glue generated from the interface XML. registerProxy() is
-// deliberately never called: without its match rules the bus sends this
-// connection none of resized's signals, which a client that never reads them
-// would otherwise pile up with every call.
+// The proxy glue generated from the interface XML. registerProxy() waits
+// for the first plan: without its match rules the bus sends this connection
+// none of resized's signals, which a client that never reads them would
+// otherwise pile up with every call.
 class ResizedBus::ManagerProxy final : public sdbus::ProxyInterfaces<io::resized1::Manager_proxy> {
 public:
     explicit ManagerProxy(sdbus::IConnection& connection)
@@ -29,13 +30,47 @@ public:
     {
     }
 
+    ~ManagerProxy()
+    {
+        if (subscribed_)
+            unregisterProxy();
+    }
+
+    // Adds the match rules, answered by the bus before this returns; the
+    // signals come through the connection's event loop from then on.
+    void subscribe()
+    {
+        registerProxy();
+        subscribed_ = true;
+    }
+
+    PlanEnd waitForPlan(const sdbus::ObjectPath& plan, std::chrono::milliseconds timeout)
+    {
+        std::unique_lock lock(mutex_);
+        if (!planFinished_.wait_for(lock, timeout, [&] { return planEnds_.contains(plan); }))
+            throw std::runtime_error("no PlanFinished for " + plan + " on the bus");
+        return planEnds_.extract(plan).mapped();
+    }
+
 private:
     void onResourcesApplied(const std::string&, const Dictionary&) override {}
     void onDriftDetected(const std::string&, const Dictionary&, const Dictionary&) override {}
     void onUpdateFailed(const std::string&, const std::string&, const std::string&) override {}
-    void onPlanFinished(const sdbus::ObjectPath&, const std::string&, const std::string&, const std::string&) override
+    // Kept by the plan's path: it may come before SubmitPlan's answer does.
+    void onPlanFinished(const sdbus::ObjectPath& plan, const std::string& state, const std::string& reason,
+                        const std::string& message) override
     {
+        {
+            std::lock_guard lock(mutex_);
+            planEnds_.insert_or_assign(plan, PlanEnd{state, reason, message});
+        }
+        planFinished_.notify_all();
     }
+
+    bool subscribed_ = false;
+    std::mutex mutex_;
+    std::condition_variable planFinished_;
+    std::map<std::string, PlanEnd> planEnds_;
 };
 
 ResizedBus::ResizedBus()
@@ -44,7 +79,11 @@ ResizedBus::ResizedBus()
 {
 }
 
-ResizedBus::~ResizedBus() = default;
+ResizedBus::~ResizedBus()
+{
+    if (readingSignals_)
+        connection_->leaveEventLoop();
+}
 
 std::optional<std::uint64_t> ResizedBus::setCpuMillis(const std::string& workload, std::uint64_t millis)
 {
@@ -70,6 +109,20 @@ void ResizedBus::removeAutoscalePolicy(const std::string& workload) { manager_->
 void ResizedBus::reconcileAll()
 {
     manager_->Reconcile("");
+}
+
+PlanEnd ResizedBus::submitPlan(const std::vector<std::pair<std::string, core::Resources>>& changes,
+                               std::chrono::milliseconds timeout)
+{
+    if (!readingSignals_) {
+        manager_->subscribe();
+        connection_->enterEventLoopAsync();
+        readingSignals_ = true;
+    }
+    std::vector<sdbus::Struct<std::string, Dictionary>> encoded;
+    for (const auto& [workload, resources] : changes)
+        encoded.emplace_back(workload, dbus_codec::encodeResources(resources));
+    return manager_->waitForPlan(manager_->SubmitPlan(encoded, {}), timeout);
 }
 
 BusNameWatcher::BusNameWatcher(std::string name)

@@ -7,6 +7,8 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <sdbus-c++/sdbus-c++.h>
 
@@ -14,6 +16,13 @@
 #include "core/resources.h"
 
 namespace resized::bench {
+
+// How a plan ended, as PlanFinished tells it.
+struct PlanEnd {
+    std::string state;
+    std::string reason;
+    std::string message;
+};
 
 // One client of io.resized1 with a system bus connection of its own
 // (DBUS_SYSTEM_BUS_ADDRESS), making plain blocking calls; one per thread.
@@ -34,6 +43,15 @@ public:
     // Reconcile(""): one sync pass over every workload, answered when done.
     void reconcileAll();
 
+    // SubmitPlan(changes, {}), then waits for the plan's PlanFinished and
+    // returns it; throws when it does not come within timeout. The first call
+    // subscribes this connection to resized's signals (before submitting, so
+    // that none is missed) and reads them on a thread of its own from then
+    // on, through which every later call's answer comes too: time
+    // UpdateResources on a ResizedBus of its own.
+    PlanEnd submitPlan(const std::vector<std::pair<std::string, core::Resources>>& changes,
+                       std::chrono::milliseconds timeout);
+
     void setAutoscalePolicy(const std::string& workload, const core::autoscale::Policy& policy);
     void removeAutoscalePolicy(const std::string& workload);
 
@@ -41,6 +59,7 @@ private:
     class ManagerProxy;
     std::unique_ptr<sdbus::IConnection> connection_;
     std::unique_ptr<ManagerProxy> manager_;
+    bool readingSignals_ = false;
 };
 
 // Notes the moment a bus name gets an owner from NameOwnerChanged as the bus
