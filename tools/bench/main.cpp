@@ -61,6 +61,8 @@ int run(resized::integration::TestEnvironment environment)
     Results results;
     progress("1/5 UpdateResources vs podman update vs REST");
     results.updateLatency = measureUpdateLatency(testbed);
+    progress("1b/5 a plan of two changes, SubmitPlan to PlanFinished");
+    results.planLatency = measurePlanLatency(testbed);
     progress("2/5 throughput with 1, 4, 16 clients");
     results.throughput = measureThroughput(testbed);
     progress("3/5 re-apply after restarts");

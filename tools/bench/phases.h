@@ -15,6 +15,10 @@ namespace resized::bench {
 // endpoint, on the same containers.
 UpdateLatencyResult measureUpdateLatency(Testbed& testbed);
 
+// A plan of two changes moving CPU between two of those containers, from
+// SubmitPlan until its PlanFinished.
+LatencySummary measurePlanLatency(Testbed& testbed);
+
 std::vector<ThroughputRun> measureThroughput(Testbed& testbed);
 
 ReapplyResult measureReapply(Testbed& testbed);

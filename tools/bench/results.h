@@ -112,6 +112,8 @@ struct AutoscaleResult {
 
 struct Results {
     UpdateLatencyResult updateLatency;
+    // 1b. A plan of two changes, from SubmitPlan until its PlanFinished.
+    LatencySummary planLatency;
     std::vector<ThroughputRun> throughput;
     ReapplyResult reapply;
     FirstInstructionResult firstInstruction;

@@ -22,10 +22,10 @@ namespace resized::bench {
 // with-testenv.sh, a fixed set of idle containers, and at most one resized.
 // Everything it starts goes when it does.
 //
-// The containers are shared out by index: 0–4 for the latency comparison,
-// 0–15 for the throughput clients, 16 for the restarts, all 30 for the scale
-// runs. The CPU limits each phase sets add up to well under this machine's
-// two CPUs, so admission never refuses a call.
+// The containers are shared out by index: 0–4 for the latency comparison
+// (0 and 1 also for the plans), 0–15 for the throughput clients, 16 for the
+// restarts, all 30 for the scale runs. The CPU limits each phase sets add up
+// to well under this machine's two CPUs, so admission never refuses a call.
 class Testbed {
 public:
     static constexpr std::size_t kContainerCount = 30;
