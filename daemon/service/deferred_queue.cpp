@@ -68,11 +68,17 @@ void DeferredQueue::runPass()
     for (auto& increase : roundRobinByPool(std::move(increases), lastServedPool_))
         offering_.push_back(std::move(increase));
     passUnderWay_ = true;
+    startedThisPass_ = false;
     offerNext();
 }
 
 void DeferredQueue::offerNext()
 {
+    // Capacity freed while this pass went on, after it served a pool: what
+    // is left of its order would give the new room to whoever comes next in
+    // it, not to the pool whose turn it is. A new pass begins at that pool.
+    if (passAgain_ && startedThisPass_)
+        offering_.clear();
     if (offering_.empty()) {
         endPass();
         return;
@@ -85,8 +91,10 @@ void DeferredQueue::offerNext()
             endPass();
             return;
         }
-        if (outcome == OfferOutcome::Started)
+        if (outcome == OfferOutcome::Started) {
             lastServedPool_ = pool;
+            startedThisPass_ = true;
+        }
         offerNext();
     });
 }

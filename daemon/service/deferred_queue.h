@@ -63,6 +63,8 @@ private:
     std::string lastServedPool_;
     bool passUnderWay_ = false;
     bool passAgain_ = false;
+    // Whether the pass under way has started a request.
+    bool startedThisPass_ = false;
 };
 
 }  // namespace resized::service

@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include "run_loop.h"
+#include "temp_directory.h"
+
 // The order in which freed capacity is offered to waiting requests.
 namespace resized::service {
 namespace {
@@ -53,6 +56,46 @@ TEST(RoundRobinByPool, OnePoolKeepsItsOrderAndNothingIsEmpty)
     EXPECT_EQ(workloads(roundRobinByPool(waiting({"p/c", "p/a", "p/b"}), "p")),
               (std::vector<std::string>{"c", "a", "b"}));
     EXPECT_TRUE(roundRobinByPool({}, "p").empty());
+}
+
+// Capacity that frees while a pass goes on, after it served the big pool and
+// found no room for the small one, goes to the small pool's turn: not to the
+// big pool's next request, which came after it in the pass under way.
+TEST(DeferredQueue, CapacityFreedDuringAPassGoesToThePoolWhoseTurnItIs)
+{
+    resized::test::TempDirectory directory;
+    store::StateStore store(directory.path() / "state.db");
+    for (const auto& [workload, pool] : std::vector<std::pair<std::string, std::string>>{
+             {"b1", "big"}, {"b2", "big"}, {"s1", "small"}}) {
+        store::DeferredUpdate update;
+        update.workload = workload;
+        update.request.cpuMillis = 100;
+        update.pool = pool;
+        store.deferUpdate(update);
+    }
+    EventLoop loop;
+    std::vector<std::string> offered;
+    DeferredQueue* queue = nullptr;
+    DeferredQueue deferred(loop, store, [&](const store::DeferredUpdate& update, DeferredQueue::Next next) {
+        offered.push_back(update.workload);
+        if (update.workload == "b1") {
+            store.removeDeferred(update.workload);
+            next(DeferredQueue::OfferOutcome::Started);
+            return;
+        }
+        if (offered.size() == 2)
+            // No room for s1 yet; room for one frees right after.
+            queue->schedulePass();
+        next(DeferredQueue::OfferOutcome::NotStarted);
+    });
+    queue = &deferred;
+
+    deferred.schedulePass();
+
+    ASSERT_TRUE(test::runLoopUntil(loop, [&] { return offered.size() >= 3; }));
+    // The new pass begins with small's turn.
+    EXPECT_EQ(std::vector<std::string>(offered.begin(), offered.begin() + 3),
+              (std::vector<std::string>{"b1", "s1", "s1"}));
 }
 
 }  // namespace
