@@ -72,12 +72,15 @@ void DeferredQueue::runPass()
     offerNext();
 }
 
+bool DeferredQueue::offeringInTurn() const
+{
+    return !(passAgain_ && startedThisPass_);
+}
+
 void DeferredQueue::offerNext()
 {
-    // Capacity freed while this pass went on, after it served a pool: what
-    // is left of its order would give the new room to whoever comes next in
-    // it, not to the pool whose turn it is. A new pass begins at that pool.
-    if (passAgain_ && startedThisPass_)
+    // A new pass begins at the pool whose turn it is.
+    if (!offeringInTurn())
         offering_.clear();
     if (offering_.empty()) {
         endPass();

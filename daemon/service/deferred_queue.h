@@ -48,6 +48,13 @@ public:
     // before it runs; one more after the pass under way.
     void schedulePass();
 
+    // Whether the pass under way still offers in turn: not once capacity
+    // freed after it started a request, as the rest of its order would give
+    // the new room to whoever comes next in it rather than to the pool whose
+    // turn it is. An offer still looking up its workload then must not take
+    // the room; the next pass offers it again.
+    bool offeringInTurn() const;
+
 private:
     void runPass();
     void offerNext();

@@ -738,7 +738,8 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
                     outcome = OfferOutcome::StopPass;
                 else
                     store_.removeDeferred(update.workload);
-            } else if (Target& target = std::get<Target>(resolved); !busy(target.name)) {
+            } else if (Target& target = std::get<Target>(resolved);
+                       !busy(target.name) && deferred_.offeringInTurn()) {
                 const auto decision = decide(target, update.request, update.pool, actor);
                 if (decision.verdict == core::Verdict::BudgetExhausted)
                     recheckBudgets();

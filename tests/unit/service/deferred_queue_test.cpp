@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "run_loop.h"
 #include "temp_directory.h"
 
@@ -58,6 +60,19 @@ TEST(RoundRobinByPool, OnePoolKeepsItsOrderAndNothingIsEmpty)
     EXPECT_TRUE(roundRobinByPool({}, "p").empty());
 }
 
+// Waits in `store` for 100m more CPU for each workload, in the pool given.
+void deferOneHundredMillisEach(store::StateStore& store,
+                               const std::vector<std::pair<std::string, std::string>>& workloadsAndPools)
+{
+    for (const auto& [workload, pool] : workloadsAndPools) {
+        store::DeferredUpdate update;
+        update.workload = workload;
+        update.request.cpuMillis = 100;
+        update.pool = pool;
+        store.deferUpdate(update);
+    }
+}
+
 // Capacity that frees while a pass goes on, after it served the big pool and
 // found no room for the small one, goes to the small pool's turn: not to the
 // big pool's next request, which came after it in the pass under way.
@@ -65,14 +80,7 @@ TEST(DeferredQueue, CapacityFreedDuringAPassGoesToThePoolWhoseTurnItIs)
 {
     resized::test::TempDirectory directory;
     store::StateStore store(directory.path() / "state.db");
-    for (const auto& [workload, pool] : std::vector<std::pair<std::string, std::string>>{
-             {"b1", "big"}, {"b2", "big"}, {"s1", "small"}}) {
-        store::DeferredUpdate update;
-        update.workload = workload;
-        update.request.cpuMillis = 100;
-        update.pool = pool;
-        store.deferUpdate(update);
-    }
+    deferOneHundredMillisEach(store, {{"b1", "big"}, {"b2", "big"}, {"s1", "small"}});
     EventLoop loop;
     std::vector<std::string> offered;
     DeferredQueue* queue = nullptr;
@@ -96,6 +104,47 @@ TEST(DeferredQueue, CapacityFreedDuringAPassGoesToThePoolWhoseTurnItIs)
     // The new pass begins with small's turn.
     EXPECT_EQ(std::vector<std::string>(offered.begin(), offered.begin() + 3),
               (std::vector<std::string>{"b1", "s1", "s1"}));
+}
+
+// The same, with the room freeing while the big pool's next request is
+// still being looked up (the runtime answers asynchronously): that request
+// learns that the pass no longer offers in turn, and leaves the room to the
+// small pool.
+TEST(DeferredQueue, AnOfferStillLookingUpWhenCapacityFreesLeavesTheRoomToThePoolWhoseTurnItIs)
+{
+    resized::test::TempDirectory directory;
+    store::StateStore store(directory.path() / "state.db");
+    deferOneHundredMillisEach(store, {{"b1", "big"}, {"b2", "big"}, {"s1", "small"}});
+    EventLoop loop;
+    std::vector<std::string> offered;
+    std::optional<bool> inTurnWhenB2Decided;
+    EventSource lookup;
+    DeferredQueue* queue = nullptr;
+    DeferredQueue deferred(loop, store, [&](const store::DeferredUpdate& update, DeferredQueue::Next next) {
+        offered.push_back(update.workload);
+        if (update.workload == "b1") {
+            store.removeDeferred(update.workload);
+            next(DeferredQueue::OfferOutcome::Started);
+        } else if (update.workload == "b2" && !inTurnWhenB2Decided) {
+            lookup = loop.after(std::chrono::microseconds(0), [&, next] {
+                inTurnWhenB2Decided = queue->offeringInTurn();
+                next(DeferredQueue::OfferOutcome::NotStarted);
+            });
+            // Room for one frees while b2 is looked up.
+            queue->schedulePass();
+        } else {
+            next(DeferredQueue::OfferOutcome::NotStarted);
+        }
+    });
+    queue = &deferred;
+
+    deferred.schedulePass();
+
+    ASSERT_TRUE(test::runLoopUntil(loop, [&] { return offered.size() >= 4; }));
+    ASSERT_TRUE(inTurnWhenB2Decided.has_value());
+    EXPECT_FALSE(*inTurnWhenB2Decided);
+    EXPECT_EQ(std::vector<std::string>(offered.begin(), offered.begin() + 4),
+              (std::vector<std::string>{"b1", "s1", "b2", "s1"}));
 }
 
 }  // namespace
