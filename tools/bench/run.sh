@@ -18,7 +18,7 @@ if [[ ! -f $build_dir/build.ninja ]]; then
     meson setup "$build_dir" "$source_root" -Dtests=true >&2
 fi
 if ! ninja -C "$build_dir" -t query tools/bench/resized-bench >/dev/null 2>&1; then
-    echo "run.sh: $build_dir has no resized-bench: configure it with -Dtests=true" >&2
+    echo "run.sh: $build_dir has no resized-bench: configure it with -Dtests=true -Dbench=true" >&2
     exit 1
 fi
 ninja -C "$build_dir" daemon/resized tools/oci-hook/resized-oci-hook tools/bench/resized-bench >&2
