@@ -277,9 +277,8 @@ void ResourceManager::finishPlan(int64_t id)
         store::WriteTransaction transaction(store_.database());
         for (const auto& item : run.items)
             store_.save(item.record);
-        for (const auto& reservation : store_.reservations())
-            if (reservation.planId == id)
-                store_.removeReservation(reservation.id);
+        for (const auto& reservation : store_.reservationsOfPlan(id))
+            store_.removeReservation(reservation.id);
         store::PlanStore(store_.database()).save(run.plan);
         failpoint("plan-before-commit");
         transaction.commit();
@@ -294,11 +293,7 @@ void ResourceManager::finishPlan(int64_t id)
                    std::string("the outcome could not be recorded (") + error.what() + "); previous limits restored"};
         spdlog::error("plan {}: {}", id, outcome.message);
         try {
-            std::vector<store::Reservation> reservations;
-            for (const auto& reservation : store_.reservations())
-                if (reservation.planId == id)
-                    reservations.push_back(reservation);
-            resolvePlan(store_, drivers_, id, reservations);
+            resolvePlan(store_, drivers_, id, store_.reservationsOfPlan(id));
         } catch (const store::StoreError& again) {
             spdlog::error("plan {}: left for the next start to resolve: {}", id, again.what());
         }

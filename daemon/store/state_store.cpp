@@ -95,6 +95,27 @@ core::Amounts readAmounts(Statement&& query)
     return {query.unsignedInteger(0), query.unsignedInteger(1)};
 }
 
+constexpr std::string_view kReservationColumns =
+    "id, workload, cpu_millis, memory, target, previous_desired, previous_actual, created_at_usec, plan_id";
+
+std::vector<Reservation> reservationsFrom(Statement& query)
+{
+    std::vector<Reservation> result;
+    while (query.step()) {
+        result.push_back({
+            .id = query.integer(0),
+            .workload = query.text(1),
+            .amounts = {query.unsignedInteger(2), query.unsignedInteger(3)},
+            .target = resourcesFromJson(query.text(4)),
+            .previousDesired = resourcesFromJson(query.text(5)),
+            .previousActual = resourcesFromJson(query.text(6)),
+            .createdAtUsec = query.unsignedInteger(7),
+            .planId = query.integer(8),
+        });
+    }
+    return result;
+}
+
 }  // namespace
 
 StateStore::StateStore(const std::filesystem::path& file, size_t historyLimit)
@@ -332,22 +353,16 @@ void StateStore::removeReservation(int64_t id)
 
 std::vector<Reservation> StateStore::reservations()
 {
-    Statement query(db_, "SELECT id, workload, cpu_millis, memory, target, previous_desired, "
-                         "previous_actual, created_at_usec, plan_id FROM reservations ORDER BY id");
-    std::vector<Reservation> result;
-    while (query.step()) {
-        result.push_back({
-            .id = query.integer(0),
-            .workload = query.text(1),
-            .amounts = {query.unsignedInteger(2), query.unsignedInteger(3)},
-            .target = resourcesFromJson(query.text(4)),
-            .previousDesired = resourcesFromJson(query.text(5)),
-            .previousActual = resourcesFromJson(query.text(6)),
-            .createdAtUsec = query.unsignedInteger(7),
-            .planId = query.integer(8),
-        });
-    }
-    return result;
+    Statement query(db_, "SELECT " + std::string(kReservationColumns) + " FROM reservations ORDER BY id");
+    return reservationsFrom(query);
+}
+
+std::vector<Reservation> StateStore::reservationsOfPlan(int64_t planId)
+{
+    Statement query(db_, "SELECT " + std::string(kReservationColumns) +
+                         " FROM reservations WHERE plan_id = ? ORDER BY id");
+    query.bind(1, planId);
+    return reservationsFrom(query);
 }
 
 void StateStore::deferUpdate(const DeferredUpdate& update)

@@ -155,6 +155,8 @@ public:
     int64_t addReservation(const Reservation& reservation);
     void removeReservation(int64_t id);
     std::vector<Reservation> reservations();
+    // The reservations a plan took, all of them or none (design.md §1b).
+    std::vector<Reservation> reservationsOfPlan(int64_t planId);
 
     // Replaces any update already waiting for the same workload.
     void deferUpdate(const DeferredUpdate& update);

@@ -473,4 +473,8 @@ TEST_F(StoreTest, AReservationKeepsItsPlan)
     ASSERT_EQ(reservations.size(), 2U);
     EXPECT_EQ(reservations[0].planId, 7);
     EXPECT_EQ(reservations[1].planId, 0);
+    const auto ofPlan = store.reservationsOfPlan(7);
+    ASSERT_EQ(ofPlan.size(), 1U);
+    EXPECT_EQ(ofPlan[0].id, reservations[0].id);
+    EXPECT_TRUE(store.reservationsOfPlan(8).empty());
 }
