@@ -128,14 +128,21 @@ void ManagerObject::planSubmitted(const store::PlanRecord& plan)
     planObjects_[plan.id] = std::make_unique<PlanObject>(getObject().getConnection(), plans_, authorization_, plan);
 }
 
+void ManagerObject::planRunning(const store::PlanRecord& plan) { refreshPlan(plan); }
+
 void ManagerObject::planFinished(const store::PlanRecord& plan)
+{
+    refreshPlan(plan);
+    emitPlanFinished(sdbus::ObjectPath(planPath(plan.id)), std::string(core::toString(plan.state)),
+                     std::string(core::toString(plan.reason)), plan.message);
+}
+
+void ManagerObject::refreshPlan(const store::PlanRecord& plan)
 {
     if (auto object = planObjects_.find(plan.id); object != planObjects_.end())
         object->second->refresh(plan);
     else
         planSubmitted(plan);
-    emitPlanFinished(sdbus::ObjectPath(planPath(plan.id)), std::string(core::toString(plan.state)),
-                     std::string(core::toString(plan.reason)), plan.message);
 }
 
 void ManagerObject::refreshPools()

@@ -49,6 +49,7 @@ public:
     void updateFailed(const std::string& name, service::ErrorCode code, const std::string& message) override;
 
     void planSubmitted(const store::PlanRecord& plan) override;
+    void planRunning(const store::PlanRecord& plan) override;
     void planFinished(const store::PlanRecord& plan) override;
     void planRemoved(int64_t id) override { planObjects_.erase(id); }
 
@@ -100,6 +101,8 @@ private:
     void reapRetired();
     // Every pool object as the store has it now: created, changed, removed.
     void refreshPools();
+    // The plan's object shows `plan` as it is now, published if it was not.
+    void refreshPlan(const store::PlanRecord& plan);
 
     service::EventLoop& loop_;
     service::ResourceManager& manager_;

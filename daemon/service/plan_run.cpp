@@ -89,19 +89,21 @@ void ResourceManager::identify(const std::vector<std::string>& workloads, Answer
     });
 }
 
-void ResourceManager::runPlan(store::PlanRecord plan, PlanCallback done)
+void ResourceManager::runPlan(store::PlanRecord plan, PlanStarted onRunning, PlanCallback done)
 {
     std::vector<std::string> names;
     for (const auto& change : plan.changes)
         names.push_back(change.workload);
     resolveAll(std::move(names), {},
-               [this, plan = std::move(plan), done = std::move(done)](Outcome<std::vector<Target>> resolved) mutable {
+               [this, plan = std::move(plan), onRunning = std::move(onRunning),
+                done = std::move(done)](Outcome<std::vector<Target>> resolved) mutable {
                    try {
                        if (auto* error = std::get_if<ResizeError>(&resolved)) {
                            endPlan(plan, rejected(PlanReason::Churn, error->what()), done);
                            return;
                        }
-                       startPlan(std::move(plan), std::get<std::vector<Target>>(std::move(resolved)), done);
+                       startPlan(std::move(plan), std::get<std::vector<Target>>(std::move(resolved)), onRunning,
+                                 done);
                    } catch (const store::StoreError& error) {
                        done({PlanState::Failed, PlanReason::Apply,
                              std::string("the state database refused: ") + error.what()});
@@ -139,7 +141,8 @@ void ResourceManager::endPlan(store::PlanRecord& plan, const PlanOutcome& outcom
     done(outcome);
 }
 
-void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targets, PlanCallback done)
+void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targets, const PlanStarted& onRunning,
+                                PlanCallback done)
 {
     // The workloads' own changes first; the plan is offered again after.
     for (const Target& target : targets)
@@ -229,6 +232,7 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
         heldByPlans_.insert(item.record.name);
         announcer_.changed(item.record);
     }
+    onRunning(plan);
 
     const int64_t id = plan.id;
     run->plan = std::move(plan);

@@ -143,7 +143,13 @@ void Plans::run(int64_t id)
     if (!plan || plan->state != core::PlanState::Pending)
         return;
     running_.insert(id);
-    manager_.runPlan(std::move(*plan), [this, id](const PlanOutcome& outcome) { ran(id, outcome); });
+    manager_.runPlan(
+        std::move(*plan),
+        [this](const store::PlanRecord& running) {
+            if (observer_)
+                observer_->planRunning(running);
+        },
+        [this, id](const PlanOutcome& outcome) { ran(id, outcome); });
 }
 
 void Plans::ran(int64_t id, const PlanOutcome& outcome)

@@ -31,6 +31,7 @@ class PlanObserver {
 public:
     virtual ~PlanObserver() = default;
     virtual void planSubmitted(const store::PlanRecord& plan) = 0;
+    virtual void planRunning(const store::PlanRecord& plan) = 0;
     virtual void planFinished(const store::PlanRecord& plan) = 0;
     virtual void planRemoved(int64_t id) = 0;
 };

@@ -56,6 +56,8 @@ struct PlanOutcome {
     std::string message{};
 };
 using PlanCallback = std::function<void(PlanOutcome)>;
+// The plan, now running: admitted, reserved, its writes beginning.
+using PlanStarted = std::function<void(const store::PlanRecord&)>;
 
 // One workload of a plan as found when it was submitted.
 struct PlanWorkload {
@@ -116,7 +118,9 @@ public:
     // Validates a pending plan again, admits its changes as one, applies
     // them all or none, decreases first, and records the outcome with the
     // plan's row (design.md §1b). A dry run only validates and admits.
-    void runPlan(store::PlanRecord plan, PlanCallback done);
+    // `onRunning` is told when the writes begin; `done` when the plan ended,
+    // or that it stays pending.
+    void runPlan(store::PlanRecord plan, PlanStarted onRunning, PlanCallback done);
     std::vector<store::WorkloadRecord> workloads();
     // What callers asked of `workload` ("" = of every workload) and how it
     // ended, newest first, at most `limit` entries (0: all that are kept).
@@ -222,7 +226,8 @@ private:
     void resolve(const std::string& asked, Answer<Target> then);
     // Every workload of `names` from `found.size()` on, one after another.
     void resolveAll(std::vector<std::string> names, std::vector<Target> found, Answer<std::vector<Target>> then);
-    void startPlan(store::PlanRecord plan, std::vector<Target> targets, PlanCallback done);
+    void startPlan(store::PlanRecord plan, std::vector<Target> targets, const PlanStarted& onRunning,
+                   PlanCallback done);
     // Why the plan may not run on these targets as they are now.
     std::optional<PlanOutcome> churnOf(const store::PlanRecord& plan, const std::vector<Target>& targets) const;
     void finishPlan(int64_t id);

@@ -3,6 +3,7 @@
 // containers.
 
 #include "daemon_test.h"
+#include "properties_recorder.h"
 #include "signal_recorder.h"
 
 #include "support/cgroup_v1.h"
@@ -85,6 +86,20 @@ TEST_F(PlanTest, APlanMovesCpuBetweenTwoWorkloadsOnAFullNode)
     ASSERT_EQ(listed.size(), 1U);
     EXPECT_EQ(listed[0].get<1>(), plan);
     EXPECT_TRUE(client().managedObjects().at(plan).contains(planInterface));
+}
+
+// As systemd's jobs do, the plan's object says when it begins to run, not
+// only when it ended.
+TEST_F(PlanTest, APlanAnnouncesThatItRunsAndHowItEnded)
+{
+    const auto container = runContainer("c");
+    const auto plan = client().submitPlan({cpu(container, 300)}, {{"DelayUSec", Variant(std::uint64_t{1'000'000})}});
+    const PropertiesRecorder properties(plan, planInterface);
+
+    EXPECT_TRUE(properties.waitForValue("State", std::string("succeeded"), bound));
+    EXPECT_EQ(properties.valuesOf("State"),
+              (std::vector<PropertyValue>{std::string("running"), std::string("succeeded")}));
+    EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 300U);
 }
 
 TEST_F(PlanTest, APlanThatDoesNotFitIsRejectedForCapacityAndChangesNothing)
