@@ -8,7 +8,7 @@ build_packages=(
     meson ninja-build pkg-config g++
     libsdbus-c++-dev libsdbus-c++-bin libsystemd-dev libsqlite3-dev
     libspdlog-dev libgtest-dev libgmock-dev nlohmann-json3-dev
-    libcurl4-openssl-dev libcli11-dev libinih-dev libmicrohttpd-dev
+    libcurl4-openssl-dev libcli11-dev libinih-dev libmicrohttpd-dev libhowardhinnant-date-dev
     libdbus-1-dev systemd
 )
 

@@ -1,10 +1,12 @@
 #include "bus/variants.h"
 
+#include "service/budget_windows.h"
 #include "store/json_resources.h"
 
 #include <algorithm>
-#include <set>
 #include <chrono>
+#include <set>
+#include <stdexcept>
 
 namespace resized::bus {
 namespace {
@@ -30,6 +32,9 @@ core::DisruptionBudget decodeBudget(const Dictionary& dictionary)
     std::optional<core::DisruptionBudget> budget;
     uint64_t periodUsec = 0;
     std::set<core::DisruptionReason> reasons;
+    std::optional<core::CronSchedule> schedule;
+    std::optional<uint64_t> durationUsec;
+    std::optional<std::string> timeZone;
     for (const auto& [key, value] : dictionary) {
         if (key == "Value") {
             const auto text = valueOf<std::string>(key, value);
@@ -49,19 +54,42 @@ core::DisruptionBudget decodeBudget(const Dictionary& dictionary)
                                                         "\" (known: manual, autoscale, plan)");
                 reasons.insert(*reason);
             }
-        } else if (key == "Schedule" || key == "DurationUSec" || key == "TimeZone") {
-            // Accepting a window without keeping it would promise what is
-            // not kept.
-            throw dbus_codec::InvalidDictionary("budget schedules (" + key + ") are not supported yet");
+        } else if (key == "Schedule") {
+            try {
+                schedule = core::CronSchedule::parse(valueOf<std::string>(key, value));
+            } catch (const std::invalid_argument& error) {
+                throw dbus_codec::InvalidDictionary(error.what());
+            }
+        } else if (key == "DurationUSec") {
+            durationUsec = valueOf<uint64_t>(key, value);
+            if (*durationUsec == 0 || *durationUsec > store::kDisruptionRetentionUsec)
+                throw dbus_codec::InvalidDictionary("a budget's DurationUSec is more than 0 and at most 7 days");
+        } else if (key == "TimeZone") {
+            timeZone = valueOf<std::string>(key, value);
+            if (!service::knownTimeZone(*timeZone))
+                throw dbus_codec::InvalidDictionary("the time zone database knows no \"" + *timeZone +
+                                                    "\" (an IANA name such as \"Europe/Berlin\")");
         } else {
             throw dbus_codec::InvalidDictionary("unknown budget key \"" + key +
-                                                "\" (known: Value, PeriodUSec, Reasons)");
+                                                "\" (known: Value, PeriodUSec, Reasons, Schedule, DurationUSec, "
+                                                "TimeZone)");
         }
     }
     if (!budget)
         throw dbus_codec::InvalidDictionary("a budget needs a Value");
+    if (schedule.has_value() != durationUsec.has_value())
+        throw dbus_codec::InvalidDictionary("a budget's Schedule and DurationUSec come together: its window opens "
+                                            "when the schedule fires and lasts that long");
+    if (timeZone && !schedule)
+        throw dbus_codec::InvalidDictionary("a budget's TimeZone is that of its Schedule, which it lacks");
     budget->periodUsec = periodUsec;
     budget->reasons = std::move(reasons);
+    if (schedule)
+        budget->window = core::DisruptionBudget::Window{
+            .schedule = std::move(*schedule),
+            .durationUsec = *durationUsec,
+            .timeZone = timeZone.value_or("UTC"),
+        };
     return *budget;
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/cron.h"
 #include "core/resources.h"
 #include "core/states.h"
 
@@ -16,10 +17,21 @@ namespace resized::core {
 // `value` percent of the pool's members, rounded up, as Karpenter) over a
 // sliding `periodUsec` (0: only those in flight), for `reasons` (empty: all).
 struct DisruptionBudget {
+    // The budget applies only inside a window of `durationUsec` that opens
+    // whenever `schedule` fires on the wall clock of `timeZone` (an IANA
+    // name).
+    struct Window {
+        CronSchedule schedule;
+        uint64_t durationUsec = 0;
+        std::string timeZone = "UTC";
+        bool operator==(const Window&) const = default;
+    };
+
     uint64_t value = 0;
     bool percent = false;
     uint64_t periodUsec = 0;
     std::set<DisruptionReason> reasons;
+    std::optional<Window> window;
 
     bool appliesTo(DisruptionReason reason) const { return reasons.empty() || reasons.contains(reason); }
     bool operator==(const DisruptionBudget&) const = default;

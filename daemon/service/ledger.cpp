@@ -3,14 +3,17 @@
 #include <algorithm>
 #include <map>
 
+#include "service/budget_windows.h"
+
 namespace resized::service {
 
 std::optional<uint64_t> allowedDisruptions(store::StateStore& store, const store::PoolRecord& pool,
                                            core::DisruptionReason reason, uint64_t nowUsec)
 {
-    if (pool.budgets.empty())
+    const auto inForce = budgetsInForce(pool.budgets, nowUsec);
+    if (inForce.empty())
         return std::nullopt;
-    return core::allowedDisruptions(pool.budgets, reason, store.poolMembers(pool.name).size(),
+    return core::allowedDisruptions(inForce, reason, store.poolMembers(pool.name).size(),
                                     [&](const core::DisruptionBudget& budget) {
                                         return store.countDisruptions(pool.name, budget, nowUsec);
                                     });

@@ -37,7 +37,8 @@ struct AdmissionQuestion {
 };
 
 // What the pool's disruption budgets allow now for `reason` (design.md
-// §1b): nullopt when no budget applies.
+// §1b): nullopt when no budget applies, or none is in force (outside its
+// window).
 std::optional<uint64_t> allowedDisruptions(store::StateStore& store, const store::PoolRecord& pool,
                                            core::DisruptionReason reason, uint64_t nowUsec);
 

@@ -1,6 +1,7 @@
 #include "store/state_store.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include <nlohmann/json.hpp>
 
@@ -54,9 +55,15 @@ std::string budgetsToJson(const std::vector<core::DisruptionBudget>& budgets)
         nlohmann::json reasons = nlohmann::json::array();
         for (const auto reason : budget.reasons)
             reasons.push_back(core::toString(reason));
-        array.push_back({{"value", core::formatBudgetValue(budget)},
-                         {"period_usec", budget.periodUsec},
-                         {"reasons", std::move(reasons)}});
+        nlohmann::json entry{{"value", core::formatBudgetValue(budget)},
+                             {"period_usec", budget.periodUsec},
+                             {"reasons", std::move(reasons)}};
+        if (budget.window) {
+            entry["schedule"] = budget.window->schedule.text();
+            entry["duration_usec"] = budget.window->durationUsec;
+            entry["time_zone"] = budget.window->timeZone;
+        }
+        array.push_back(std::move(entry));
     }
     return array.dump();
 }
@@ -76,11 +83,19 @@ std::vector<core::DisruptionBudget> budgetsFromJson(const std::string& text)
                     throw StoreError("a stored disruption budget has the reason " + name.dump());
                 budget->reasons.insert(*reason);
             }
+            if (entry.contains("schedule"))
+                budget->window = core::DisruptionBudget::Window{
+                    .schedule = core::CronSchedule::parse(entry.at("schedule").get<std::string>()),
+                    .durationUsec = entry.at("duration_usec").get<uint64_t>(),
+                    .timeZone = entry.at("time_zone").get<std::string>(),
+                };
             budgets.push_back(std::move(*budget));
         }
         return budgets;
     } catch (const nlohmann::json::exception& error) {
         throw StoreError(std::string("a pool's stored disruption budgets cannot be read: ") + error.what());
+    } catch (const std::invalid_argument& error) {
+        throw StoreError(std::string("a pool's stored disruption budget has a bad window: ") + error.what());
     }
 }
 

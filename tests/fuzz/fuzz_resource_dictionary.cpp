@@ -28,7 +28,8 @@ namespace {
 // The resource keys and the options of the contract.
 const std::vector<std::string> kKnownKeys = [] {
     std::vector<std::string> keys{"DryRun",    "Force",  "Defer",  "ReclaimTimeoutUSec", "Pool",
-                                  "DelayUSec", "Reason", "ExpectedGenerations", "Budgets"};
+                                  "DelayUSec", "Reason", "ExpectedGenerations", "Budgets", "Value",
+                                  "PeriodUSec", "Reasons", "Schedule", "DurationUSec", "TimeZone"};
     core::forEachResourceKey([&keys](const auto& key) { keys.emplace_back(key.name); });
     return keys;
 }();
@@ -67,7 +68,7 @@ sdbus::Variant consumeVariant(FuzzedDataProvider& input)
             {input.ConsumeRandomLengthString(16), input.ConsumeIntegral<uint64_t>()}});
     case 9:
         return sdbus::Variant(std::vector<bus::Dictionary>{
-            {{input.ConsumeRandomLengthString(16), sdbus::Variant(input.ConsumeRandomLengthString(16))}}});
+            {{consumeKey(input), sdbus::Variant(input.ConsumeRandomLengthString(16))}}});
     default:
         return sdbus::Variant(bus::Dictionary{{input.ConsumeRandomLengthString(16),
                                                sdbus::Variant(input.ConsumeIntegral<uint64_t>())}});

@@ -8,7 +8,9 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <limits>
+#include <string>
 
 namespace resized::integration
 {
@@ -28,6 +30,26 @@ class PoolTest : public DaemonTest
     static Dictionary cpuCap(std::uint64_t millis) { return {{"CpuMillis", Variant(millis)}}; }
     static Dictionary inPool(const std::string& pool) { return {{"Pool", Variant(pool)}}; }
 };
+
+// A pool whose budget allows no disruption in a window of an hour opened by
+// `schedule` on the clock of `zone`.
+Dictionary noDisruptionsInAWindow(const std::string& schedule, const std::string& zone)
+{
+    const Dictionary budget{{"Value", Variant("0")},
+                            {"Schedule", Variant(schedule)},
+                            {"DurationUSec", Variant(std::uint64_t{3'600'000'000})},
+                            {"TimeZone", Variant(zone)}};
+    return {{"Budgets", Variant(std::vector<Dictionary>{budget})}};
+}
+
+// A pool whose budget allows one manual disruption per `period`.
+Dictionary oneDisruptionPer(std::chrono::microseconds period)
+{
+    const Dictionary budget{{"Value", Variant("1")},
+                            {"PeriodUSec", Variant(static_cast<std::uint64_t>(period.count()))},
+                            {"Reasons", Variant(std::vector<std::string>{"manual"})}};
+    return {{"Budgets", Variant(std::vector<Dictionary>{budget})}};
+}
 
 TEST_F(PoolTest, APoolCapRefusesAMemberWhileTheNodeHasRoom)
 {
@@ -95,6 +117,8 @@ TEST_F(PoolTest, AnUnknownPoolOrABadSpecIsRefusedAndChangesNothing)
         client().setPool("batch", {{"Budgets", Variant(std::vector<Dictionary>{{{"Value", Variant("101%")}}})}});
     });
     const auto removeMissing = errorOf([&] { client().removePool("nosuch"); });
+    const auto badSchedule = errorOf([&] { client().setPool("batch", noDisruptionsInAWindow("0 25 * * *", "UTC")); });
+    const auto unknownZone = errorOf([&] { client().setPool("batch", noDisruptionsInAWindow("@daily", "Mars/Olympus")); });
 
     ASSERT_TRUE(noPool);
     EXPECT_EQ(noPool->getName(), "io.resized1.Error.NoSuchPool");
@@ -105,6 +129,13 @@ TEST_F(PoolTest, AnUnknownPoolOrABadSpecIsRefusedAndChangesNothing)
     EXPECT_EQ(budgets->getName(), "io.resized1.Error.InvalidArgument");
     ASSERT_TRUE(removeMissing);
     EXPECT_EQ(removeMissing->getName(), "io.resized1.Error.NoSuchPool");
+    ASSERT_TRUE(badSchedule);
+    EXPECT_EQ(badSchedule->getName(), "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(badSchedule->getMessage(), "the cron schedule's hour field \"25\" has 25, outside 0–23");
+    ASSERT_TRUE(unknownZone);
+    EXPECT_EQ(unknownZone->getName(), "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(unknownZone->getMessage(),
+              "the time zone database knows no \"Mars/Olympus\" (an IANA name such as \"Europe/Berlin\")");
     EXPECT_TRUE(client().listPools().empty());
     EXPECT_EQ(callAsNobody({"SetPool", "batch"}), "org.freedesktop.DBus.Error.AccessDenied");
     EXPECT_EQ(callAsNobody({"ListPools"}), "ok");
@@ -169,15 +200,6 @@ TEST_F(PoolTest, ASmallPoolsDeferredChangeIsServedWhileABigPoolKeepsAsking)
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big3.name()), "UpdateState"), "deferred");
 }
 
-// A pool whose budget allows one manual disruption per `period`.
-Dictionary oneDisruptionPer(std::chrono::microseconds period)
-{
-    const Dictionary budget{{"Value", Variant("1")},
-                            {"PeriodUSec", Variant(static_cast<std::uint64_t>(period.count()))},
-                            {"Reasons", Variant(std::vector<std::string>{"manual"})}};
-    return {{"Budgets", Variant(std::vector<Dictionary>{budget})}};
-}
-
 TEST_F(PoolTest, ASecondShrinkInsideTheBudgetsPeriodIsRefusedWhileGrowthPasses)
 {
     client().setPool("batch", oneDisruptionPer(std::chrono::hours(1)));
@@ -218,6 +240,28 @@ TEST_F(PoolTest, AShrinkDeferredByTheBudgetRunsWhenItsPeriodHasPassed)
 
     EXPECT_EQ(entryOf<std::string>(deferred, "UpdateState"), "deferred");
     EXPECT_TRUE(waitUntil([&] { return CgroupLimits::read(second.cgroupPath()).cpuMillis() == 300U; }, bound));
+}
+
+// design.md §1b: a budget with a cron window applies only inside it.
+TEST_F(PoolTest, ABudgetAppliesOnlyInsideItsCronWindow)
+{
+    // Opened every minute: in force now, whatever the time in Berlin.
+    client().setPool("batch", noDisruptionsInAWindow("* * * * *", "Europe/Berlin"));
+    const auto container = runContainer("c", {poolLabel, "--cpus=0.4"});
+    EXPECT_EQ(entryOf<std::uint32_t>(batch(), "AllowedDisruptions"), 0U);
+    const auto refused = errorOf([&] { client().updateResources(container.name(), ResourceValues{.cpuMillis = 300}); });
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.BudgetExhausted");
+    EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 400U);
+
+    // Opened for an hour twelve hours from now on UTC's clock: closed now.
+    const auto now = std::chrono::system_clock::now();
+    const std::chrono::hh_mm_ss time{now - std::chrono::floor<std::chrono::days>(now)};
+    const auto later = (time.hours().count() + 12) % 24;
+    client().setPool("batch", noDisruptionsInAWindow("0 " + std::to_string(later) + " * * *", "UTC"));
+    EXPECT_EQ(entryOf<std::uint32_t>(batch(), "AllowedDisruptions"), std::numeric_limits<std::uint32_t>::max());
+    client().updateResources(container.name(), ResourceValues{.cpuMillis = 300});
+    EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 300U);
 }
 
 TEST_F(PoolTest, PoolObjectsArePublishedAndListed)

@@ -173,7 +173,13 @@ TEST_F(StoreTest, DisruptionsAreCountedByPeriodReasonAndFlight)
 {
     store::StateStore store(file());
     store::PoolRecord pool{.name = "batch"};
-    pool.budgets = {{.value = 25, .percent = true, .periodUsec = 600, .reasons = {core::DisruptionReason::Autoscale}}};
+    // The second only on weekday mornings in Berlin: its window is kept too.
+    pool.budgets = {{.value = 25, .percent = true, .periodUsec = 600, .reasons = {core::DisruptionReason::Autoscale},
+                     .window = {}},
+                    {.value = 0, .percent = false, .periodUsec = 0, .reasons = {},
+                     .window = core::DisruptionBudget::Window{.schedule = core::CronSchedule::parse("0 9 * * mon-fri"),
+                                                              .durationUsec = 3'600'000'000,
+                                                              .timeZone = "Europe/Berlin"}}};
     store.savePool(pool);
     store.save(sampleRecord("web", true));
     const int64_t inFlight = store.addReservation({.workload = "web"});
@@ -185,7 +191,7 @@ TEST_F(StoreTest, DisruptionsAreCountedByPeriodReasonAndFlight)
     store.recordDisruption({.pool = "other", .workload = "web", .reason = DisruptionReason::Manual, .atUsec = 1900,
                             .reservationId = 0});
     const auto budget = [](uint64_t period, std::set<DisruptionReason> reasons) {
-        return core::DisruptionBudget{.value = 1, .percent = false, .periodUsec = period, .reasons = std::move(reasons)};
+        return core::DisruptionBudget{.value = 1, .percent = false, .periodUsec = period, .reasons = std::move(reasons), .window = {}};
     };
 
     EXPECT_EQ(store.countDisruptions("batch", budget(1000, {}), 2000), 2u);
