@@ -31,7 +31,7 @@ struct DisruptionBudget {
     bool percent = false;
     uint64_t periodUsec = 0;
     std::set<DisruptionReason> reasons;
-    std::optional<Window> window;
+    std::optional<Window> window{};
 
     bool appliesTo(DisruptionReason reason) const { return reasons.empty() || reasons.contains(reason); }
     bool operator==(const DisruptionBudget&) const = default;

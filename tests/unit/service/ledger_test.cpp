@@ -335,7 +335,7 @@ TEST_F(LedgerTest, APlanLoweringMoreMembersThanTheBudgetAllowsIsRefused)
 {
     store_.savePool({.name = "batch",
                      .cap = {core::kUnlimited, core::kUnlimited},
-                     .budgets = {core::DisruptionBudget{.value = 1, .percent = false, .periodUsec = 3'600'000'000, .reasons = {}, .window = {}}}});
+                     .budgets = {core::DisruptionBudget{.value = 1, .percent = false, .periodUsec = 3'600'000'000, .reasons = {}}}});
     remember("a", {500, 0}, true, "batch");
     remember("b", {500, 0}, true, "batch");
     auto lower = question({500, 0}, {300, 0}, "batch", true);

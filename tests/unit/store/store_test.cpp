@@ -174,8 +174,7 @@ TEST_F(StoreTest, DisruptionsAreCountedByPeriodReasonAndFlight)
     store::StateStore store(file());
     store::PoolRecord pool{.name = "batch"};
     // The second only on weekday mornings in Berlin: its window is kept too.
-    pool.budgets = {{.value = 25, .percent = true, .periodUsec = 600, .reasons = {core::DisruptionReason::Autoscale},
-                     .window = {}},
+    pool.budgets = {{.value = 25, .percent = true, .periodUsec = 600, .reasons = {core::DisruptionReason::Autoscale}},
                     {.value = 0, .percent = false, .periodUsec = 0, .reasons = {},
                      .window = core::DisruptionBudget::Window{.schedule = core::CronSchedule::parse("0 9 * * mon-fri"),
                                                               .durationUsec = 3'600'000'000,
@@ -191,7 +190,7 @@ TEST_F(StoreTest, DisruptionsAreCountedByPeriodReasonAndFlight)
     store.recordDisruption({.pool = "other", .workload = "web", .reason = DisruptionReason::Manual, .atUsec = 1900,
                             .reservationId = 0});
     const auto budget = [](uint64_t period, std::set<DisruptionReason> reasons) {
-        return core::DisruptionBudget{.value = 1, .percent = false, .periodUsec = period, .reasons = std::move(reasons), .window = {}};
+        return core::DisruptionBudget{.value = 1, .percent = false, .periodUsec = period, .reasons = std::move(reasons)};
     };
 
     EXPECT_EQ(store.countDisruptions("batch", budget(1000, {}), 2000), 2u);
