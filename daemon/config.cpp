@@ -23,27 +23,13 @@ bool parseNumber(std::string_view text, T& value)
     return error == std::errc() && end == text.data() + text.size();
 }
 
-// "30", "30s", "500ms", "2min" as systemd writes time spans (a subset).
 template <typename Duration>
 bool parseDuration(std::string_view text, Duration& value)
 {
-    uint64_t number = 0;
-    std::chrono::microseconds unit = std::chrono::seconds(1);
-    for (auto [suffix, length] : std::initializer_list<std::pair<std::string_view, std::chrono::microseconds>>{
-             {"ms", std::chrono::milliseconds(1)},
-             {"min", std::chrono::minutes(1)},
-             {"s", std::chrono::seconds(1)}}) {
-        if (text.ends_with(suffix)) {
-            text.remove_suffix(suffix.size());
-            unit = length;
-            break;
-        }
-    }
-    if (!parseNumber(text, number) ||
-        number > static_cast<uint64_t>(std::chrono::microseconds::max().count() / unit.count()))
-        return false;
-    value = std::chrono::duration_cast<Duration>(unit * static_cast<int64_t>(number));
-    return true;
+    const auto span = parseTimeSpan(text);
+    if (span)
+        value = std::chrono::duration_cast<Duration>(*span);
+    return span.has_value();
 }
 
 const std::map<std::string, Setter>& setters()
@@ -51,6 +37,7 @@ const std::map<std::string, Setter>& setters()
     static const std::map<std::string, Setter> table{
         {"Paths.StateDirectory", [](auto& s, auto v) { s.stateDir = v; return !v.empty(); }},
         {"Paths.PodmanSocket", [](auto& s, auto v) { s.podmanSocket = v; return !v.empty(); }},
+        {"Paths.PoolDirectory", [](auto& s, auto v) { s.poolDirectory = v; return !v.empty(); }},
         {"Paths.CgroupRoot", [](auto& s, auto v) { s.cgroupRoot = v; return !v.empty(); }},
         {"Node.ReservedCPU", [](auto& s, auto v) {
              auto millis = core::parseCpuMillis(v);
@@ -119,6 +106,28 @@ void loadFile(const std::filesystem::path& file, ParseState& state)
 }
 
 }  // namespace
+
+std::optional<std::chrono::microseconds> parseTimeSpan(std::string_view text)
+{
+    uint64_t number = 0;
+    std::chrono::microseconds unit = std::chrono::seconds(1);
+    for (auto [suffix, length] : std::initializer_list<std::pair<std::string_view, std::chrono::microseconds>>{
+             {"ms", std::chrono::milliseconds(1)},
+             {"min", std::chrono::minutes(1)},
+             {"s", std::chrono::seconds(1)},
+             {"h", std::chrono::hours(1)},
+             {"d", std::chrono::days(1)}}) {
+        if (text.ends_with(suffix)) {
+            text.remove_suffix(suffix.size());
+            unit = length;
+            break;
+        }
+    }
+    if (!parseNumber(text, number) ||
+        number > static_cast<uint64_t>(std::chrono::microseconds::max().count() / unit.count()))
+        return std::nullopt;
+    return unit * static_cast<int64_t>(number);
+}
 
 service::Settings loadConfig(const std::filesystem::path& file, service::Settings settings)
 {

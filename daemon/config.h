@@ -1,7 +1,10 @@
 #pragma once
 
+#include <chrono>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
+#include <string_view>
 
 #include "service/settings.h"
 
@@ -18,5 +21,9 @@ public:
 // ConfigError for an unreadable file, an unknown section or key, or a bad
 // value; `settings` is left untouched then.
 service::Settings loadConfig(const std::filesystem::path& file, service::Settings settings);
+
+// "30", "30s", "500ms", "2min", "8h", "7d": a time span as systemd writes
+// one (a subset); nullopt for anything else.
+std::optional<std::chrono::microseconds> parseTimeSpan(std::string_view text);
 
 }  // namespace resized

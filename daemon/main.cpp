@@ -20,6 +20,7 @@
 #include "config.h"
 #include "logging.h"
 #include "options.h"
+#include "pool_files.h"
 #include "runtime/podman_client.h"
 #include "service/autoscaler.h"
 #include "service/background_listing.h"
@@ -50,6 +51,8 @@ resized::service::Settings settingsFrom(const resized::CommandLine& commandLine)
         settings.podmanSocket = *commandLine.podmanSocket;
     if (commandLine.cgroupRoot)
         settings.cgroupRoot = *commandLine.cgroupRoot;
+    if (settings.poolDirectory.empty())
+        settings.poolDirectory = std::filesystem::path(commandLine.configFile).parent_path() / "pools.d";
     return settings;
 }
 
@@ -117,6 +120,7 @@ int run(const resized::CommandLine& commandLine)
     metrics.publishRecommendations([&autoscaler] { return autoscaler.recommendations(); });
 
     service::Pools pools(store, [&manager] { manager.poolsChanged(); });
+    pools.declare(loadPoolFiles(settings.poolDirectory));
     service::Plans plans(loop, store, manager);
 
     auto connection = sdbus::createSystemBusConnection();
@@ -131,12 +135,15 @@ int run(const resized::CommandLine& commandLine)
     loop.onSignal(SIGHUP, [&] {
         try {
             const service::Settings reloaded = settingsFrom(commandLine);
+            // Read before anything is applied: a bad file keeps it all.
+            const auto declaredPools = loadPoolFiles(reloaded.poolDirectory);
             manager.reload(reloaded);
+            pools.declare(declaredPools);
             managerObject.setAdminGroup(reloaded.adminGroup);
             spdlog::info("configuration reloaded from {}", commandLine.configFile);
         } catch (const std::exception& error) {
             // A bad file (ConfigError), or a drop-in folder that cannot be
-            // read (std::filesystem::filesystem_error).
+            // read (std::filesystem::filesystem_error); a pool file's too.
             spdlog::error("{}; keeping the previous settings", error.what());
         }
     });

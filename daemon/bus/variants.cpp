@@ -1,12 +1,9 @@
 #include "bus/variants.h"
 
-#include "service/budget_windows.h"
 #include "store/json_resources.h"
 
 #include <algorithm>
 #include <chrono>
-#include <set>
-#include <stdexcept>
 
 namespace resized::bus {
 namespace {
@@ -26,71 +23,30 @@ auto asInvalidArgument(Decode decode) -> decltype(decode())
     }
 }
 
-// One entry of a pool's Budgets (design.md §1b).
+// One entry of a pool's Budgets (design.md §1b): its keys' types here,
+// their meaning where a configuration file's budgets are checked too.
 core::DisruptionBudget decodeBudget(const Dictionary& dictionary)
 {
-    std::optional<core::DisruptionBudget> budget;
-    uint64_t periodUsec = 0;
-    std::set<core::DisruptionReason> reasons;
-    std::optional<core::CronSchedule> schedule;
-    std::optional<uint64_t> durationUsec;
-    std::optional<std::string> timeZone;
+    service::BudgetSpec spec;
     for (const auto& [key, value] : dictionary) {
-        if (key == "Value") {
-            const auto text = valueOf<std::string>(key, value);
-            budget = core::parseBudgetValue(text);
-            if (!budget)
-                throw dbus_codec::InvalidDictionary("a budget's Value is a count or a percent such as \"2\" or "
-                                                    "\"25%\", not \"" + text + "\"");
-        } else if (key == "PeriodUSec") {
-            periodUsec = valueOf<uint64_t>(key, value);
-            if (periodUsec > store::kDisruptionRetentionUsec)
-                throw dbus_codec::InvalidDictionary("a budget's PeriodUSec is at most 7 days");
-        } else if (key == "Reasons") {
-            for (const auto& name : valueOf<std::vector<std::string>>(key, value)) {
-                const auto reason = core::parseDisruptionReason(name);
-                if (!reason)
-                    throw dbus_codec::InvalidDictionary("unknown disruption reason \"" + name +
-                                                        "\" (known: manual, autoscale, plan)");
-                reasons.insert(*reason);
-            }
-        } else if (key == "Schedule") {
-            try {
-                schedule = core::CronSchedule::parse(valueOf<std::string>(key, value));
-            } catch (const std::invalid_argument& error) {
-                throw dbus_codec::InvalidDictionary(error.what());
-            }
-        } else if (key == "DurationUSec") {
-            durationUsec = valueOf<uint64_t>(key, value);
-            if (*durationUsec == 0 || *durationUsec > store::kDisruptionRetentionUsec)
-                throw dbus_codec::InvalidDictionary("a budget's DurationUSec is more than 0 and at most 7 days");
-        } else if (key == "TimeZone") {
-            timeZone = valueOf<std::string>(key, value);
-            if (!service::knownTimeZone(*timeZone))
-                throw dbus_codec::InvalidDictionary("the time zone database knows no \"" + *timeZone +
-                                                    "\" (an IANA name such as \"Europe/Berlin\")");
-        } else {
+        if (key == "Value")
+            spec.value = valueOf<std::string>(key, value);
+        else if (key == "PeriodUSec")
+            spec.periodUsec = valueOf<uint64_t>(key, value);
+        else if (key == "Reasons")
+            spec.reasons = valueOf<std::vector<std::string>>(key, value);
+        else if (key == "Schedule")
+            spec.schedule = valueOf<std::string>(key, value);
+        else if (key == "DurationUSec")
+            spec.durationUsec = valueOf<uint64_t>(key, value);
+        else if (key == "TimeZone")
+            spec.timeZone = valueOf<std::string>(key, value);
+        else
             throw dbus_codec::InvalidDictionary("unknown budget key \"" + key +
                                                 "\" (known: Value, PeriodUSec, Reasons, Schedule, DurationUSec, "
                                                 "TimeZone)");
-        }
     }
-    if (!budget)
-        throw dbus_codec::InvalidDictionary("a budget needs a Value");
-    if (schedule.has_value() != durationUsec.has_value())
-        throw dbus_codec::InvalidDictionary("a budget's Schedule and DurationUSec come together: its window opens "
-                                            "when the schedule fires and lasts that long");
-    if (timeZone && !schedule)
-        throw dbus_codec::InvalidDictionary("a budget's TimeZone is that of its Schedule, which it lacks");
-    budget->periodUsec = periodUsec;
-    budget->reasons = std::move(reasons);
-    if (schedule)
-        budget->window = core::DisruptionBudget::Window{
-            .schedule = std::move(*schedule),
-            .durationUsec = *durationUsec,
-            .timeZone = timeZone.value_or("UTC"),
-        };
-    return *budget;
+    return service::checkedBudget(spec);
 }
 
 std::vector<core::DisruptionBudget> decodeBudgets(const std::vector<Dictionary>& dictionaries)

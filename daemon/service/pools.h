@@ -11,6 +11,22 @@
 
 namespace resized::service {
 
+// One disruption budget as a caller or a configuration file writes it,
+// before it is checked: the keys of design.md §1b, each maybe missing.
+struct BudgetSpec {
+    std::optional<std::string> value;
+    std::optional<uint64_t> periodUsec;
+    std::vector<std::string> reasons;
+    std::optional<std::string> schedule;
+    std::optional<uint64_t> durationUsec;
+    std::optional<std::string> timeZone;
+};
+
+// The budget `spec` writes, checked once for both its sources. Throws
+// ResizeError(InvalidArgument) saying what is wrong, in the D-Bus keys'
+// names.
+core::DisruptionBudget checkedBudget(const BudgetSpec& spec);
+
 // What SetPool changes: the caps given (kUnlimited: none) and the budgets
 // given (all of them at once); the others stay as they are, or uncapped and
 // without budgets for a new pool.
@@ -42,9 +58,16 @@ public:
 
     // Creates or changes the pool. Throws ResizeError(InvalidArgument) for a
     // name that cannot be one.
+    // Both throw ResizeError(InvalidArgument) for a pool a configuration
+    // file declares: it is read-only over D-Bus.
     void set(const std::string& name, const PoolSpec& spec);
     // Throws ResizeError(NoSuchPool).
     void remove(const std::string& name);
+    // The pools the configuration files declare now, each with its file:
+    // created or changed as they say, and the pools declared before whose
+    // file is gone removed (their members keep their limits). A pool set
+    // over D-Bus under a declared name becomes the declared one.
+    void declare(const std::vector<store::PoolRecord>& declared);
     std::vector<store::PoolRecord> list();
     // Throws ResizeError(NoSuchPool).
     PoolStatus status(const std::string& name);

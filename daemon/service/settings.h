@@ -13,6 +13,9 @@ namespace resized::service {
 // the command line and resized.conf(5).
 struct Settings {
     std::filesystem::path stateDir = "/var/lib/resized";
+    // Where pools are declared, one NAME.conf each; empty: pools.d beside
+    // the configuration file.
+    std::filesystem::path poolDirectory;
     std::string podmanSocket = "/run/podman/podman.sock";
     std::filesystem::path cgroupRoot = "/sys/fs/cgroup";
 

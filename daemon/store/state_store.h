@@ -93,6 +93,9 @@ struct PoolRecord {
     std::string name{};
     core::Amounts cap{core::kUnlimited, core::kUnlimited};
     std::vector<core::DisruptionBudget> budgets{};
+    // The configuration file that declares the pool; empty for a pool set
+    // over D-Bus.
+    std::string declaredIn{};
 
     bool operator==(const PoolRecord&) const = default;
 };

@@ -11,8 +11,11 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <string>
+#include <vector>
 
 namespace resized::integration
 {
@@ -46,6 +49,32 @@ class ConfigTest : public ReconcileTest
     std::string dropInPath(const std::string& name) const
     {
         return configFile().string() + ".d/" + name;
+    }
+
+    // pools.d/NAME.conf beside the configuration file.
+    std::filesystem::path poolFile(const std::string& name) const
+    {
+        return configFile().parent_path() / "pools.d" / (name + ".conf");
+    }
+
+    void writePoolFile(const std::string& name, const std::string& text) const
+    {
+        std::filesystem::create_directories(poolFile(name).parent_path());
+        std::ofstream(poolFile(name)) << text;
+    }
+
+    std::vector<std::string> poolNames()
+    {
+        std::vector<std::string> names;
+        for (const auto& pool : client().listPools())
+            names.push_back(pool.get<0>());
+        return names;
+    }
+
+    std::uint64_t poolCpuCap(const std::string& name)
+    {
+        const auto properties = client().poolProperties(sdbus::ObjectPath("/io/resized1/pool/" + name));
+        return properties.at("CpuCapacityMillis").get<std::uint64_t>();
     }
 };
 
@@ -98,6 +127,48 @@ TEST_F(ConfigTest, BadDropInOnReloadKeepsThePreviousSettings)
     std::filesystem::remove(dropInPath("60-bad.conf"));
     askForReload();
     EXPECT_TRUE(waitForCpuCapacity(before - 250)) << cpuCapacity();
+}
+
+// design.md §1b: pools declared in files, read-only over D-Bus, read again
+// on reload; a bad pool file on reload keeps every pool as it was.
+TEST_F(ConfigTest, PoolsDeclaredInFilesAreReadOnlyOverTheBusAndFollowTheirFiles)
+{
+    writePoolFile("batch", "[Pool]\nCPU=1500m\n[Budget office-hours]\nValue=0\nSchedule=0 9 * * mon-fri\n"
+                           "DurationSec=8h\nTimeZone=Europe/Berlin\n");
+    startDaemon();
+    EXPECT_EQ(poolNames(), std::vector<std::string>{"batch"});
+    EXPECT_EQ(poolCpuCap("batch"), 1500U);
+
+    const auto set = errorOf([&] { client().setPool("batch", {{"CpuMillis", sdbus::Variant(std::uint64_t{100})}}); });
+    const auto removed = errorOf([&] { client().removePool("batch"); });
+    ASSERT_TRUE(set);
+    EXPECT_EQ(set->getName(), "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(set->getMessage(), "pool batch is declared in " + poolFile("batch").string() +
+                                     ": change that file and reload resized (systemctl reload resized)");
+    ASSERT_TRUE(removed);
+    EXPECT_EQ(removed->getName(), "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(poolCpuCap("batch"), 1500U);
+
+    // A pool set over D-Bus stays one; a changed file changes its pool.
+    client().setPool("web", {{"CpuMillis", sdbus::Variant(std::uint64_t{700})}});
+    writePoolFile("batch", "[Pool]\nCPU=2\n");
+    askForReload();
+    EXPECT_TRUE(waitUntil([&] { return poolCpuCap("batch") == 2000U; }, backgroundTimeout));
+    EXPECT_EQ(poolNames(), (std::vector<std::string>{"batch", "web"}));
+
+    // A bad pool file: reported with its line, and nothing changes.
+    writePoolFile("batch", "[Pool]\nCPU=3\n");
+    writePoolFile("broken", "[Pool]\nCPU=1\n[Budget night]\nValue=1\nSchedule=0 25 * * *\nDurationSec=1h\n");
+    askForReload();
+    EXPECT_TRUE(waitForLogLine(poolFile("broken").string() +
+                               ": [Budget night]: the cron schedule's hour field \"25\" has 25, outside 0–23"));
+    EXPECT_EQ(poolCpuCap("batch"), 2000U);
+
+    // Its file gone, the declared pool goes; the other stays.
+    std::filesystem::remove(poolFile("broken"));
+    std::filesystem::remove(poolFile("batch"));
+    askForReload();
+    EXPECT_TRUE(waitUntil([&] { return poolNames() == std::vector<std::string>{"web"}; }, backgroundTimeout));
 }
 
 TEST_F(ConfigTest, BadConfigurationAtStartEndsTheDaemonNamingFileAndLine)
