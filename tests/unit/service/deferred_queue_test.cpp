@@ -73,24 +73,39 @@ void deferOneHundredMillisEach(store::StateStore& store,
     }
 }
 
+// b1 and b2 wait in the big pool, s1 in the small one; the requests the
+// queue offers are in `offered`, in order.
+class DeferredQueueTest : public ::testing::Test {
+protected:
+    DeferredQueueTest() { deferOneHundredMillisEach(store, {{"b1", "big"}, {"b2", "big"}, {"s1", "small"}}); }
+
+    // Notes the offer of `update`; b1's is started (the room freed first is
+    // for it) and true.
+    bool recordOfferStartingB1(const store::DeferredUpdate& update, const DeferredQueue::Next& next)
+    {
+        offered.push_back(update.workload);
+        if (update.workload != "b1")
+            return false;
+        store.removeDeferred(update.workload);
+        next(DeferredQueue::OfferOutcome::Started);
+        return true;
+    }
+
+    resized::test::TempDirectory directory;
+    store::StateStore store{directory.path() / "state.db"};
+    EventLoop loop;
+    std::vector<std::string> offered;
+};
+
 // Capacity that frees while a pass goes on, after it served the big pool and
 // found no room for the small one, goes to the small pool's turn: not to the
 // big pool's next request, which came after it in the pass under way.
-TEST(DeferredQueue, CapacityFreedDuringAPassGoesToThePoolWhoseTurnItIs)
+TEST_F(DeferredQueueTest, CapacityFreedDuringAPassGoesToThePoolWhoseTurnItIs)
 {
-    resized::test::TempDirectory directory;
-    store::StateStore store(directory.path() / "state.db");
-    deferOneHundredMillisEach(store, {{"b1", "big"}, {"b2", "big"}, {"s1", "small"}});
-    EventLoop loop;
-    std::vector<std::string> offered;
     DeferredQueue* queue = nullptr;
     DeferredQueue deferred(loop, store, [&](const store::DeferredUpdate& update, DeferredQueue::Next next) {
-        offered.push_back(update.workload);
-        if (update.workload == "b1") {
-            store.removeDeferred(update.workload);
-            next(DeferredQueue::OfferOutcome::Started);
+        if (recordOfferStartingB1(update, next))
             return;
-        }
         if (offered.size() == 2)
             // No room for s1 yet; room for one frees right after.
             queue->schedulePass();
@@ -110,31 +125,24 @@ TEST(DeferredQueue, CapacityFreedDuringAPassGoesToThePoolWhoseTurnItIs)
 // still being looked up (the runtime answers asynchronously): that request
 // learns that the pass no longer offers in turn, and leaves the room to the
 // small pool.
-TEST(DeferredQueue, AnOfferStillLookingUpWhenCapacityFreesLeavesTheRoomToThePoolWhoseTurnItIs)
+TEST_F(DeferredQueueTest, AnOfferStillLookingUpWhenCapacityFreesLeavesTheRoomToThePoolWhoseTurnItIs)
 {
-    resized::test::TempDirectory directory;
-    store::StateStore store(directory.path() / "state.db");
-    deferOneHundredMillisEach(store, {{"b1", "big"}, {"b2", "big"}, {"s1", "small"}});
-    EventLoop loop;
-    std::vector<std::string> offered;
     std::optional<bool> inTurnWhenB2Decided;
     EventSource lookup;
     DeferredQueue* queue = nullptr;
     DeferredQueue deferred(loop, store, [&](const store::DeferredUpdate& update, DeferredQueue::Next next) {
-        offered.push_back(update.workload);
-        if (update.workload == "b1") {
-            store.removeDeferred(update.workload);
-            next(DeferredQueue::OfferOutcome::Started);
-        } else if (update.workload == "b2" && !inTurnWhenB2Decided) {
-            lookup = loop.after(std::chrono::microseconds(0), [&, next] {
-                inTurnWhenB2Decided = queue->offeringInTurn();
-                next(DeferredQueue::OfferOutcome::NotStarted);
-            });
-            // Room for one frees while b2 is looked up.
-            queue->schedulePass();
-        } else {
+        if (recordOfferStartingB1(update, next))
+            return;
+        if (update.workload != "b2" || inTurnWhenB2Decided) {
             next(DeferredQueue::OfferOutcome::NotStarted);
+            return;
         }
+        lookup = loop.after(std::chrono::microseconds(0), [&, next] {
+            inTurnWhenB2Decided = queue->offeringInTurn();
+            next(DeferredQueue::OfferOutcome::NotStarted);
+        });
+        // Room for one frees while b2 is looked up.
+        queue->schedulePass();
     });
     queue = &deferred;
 
