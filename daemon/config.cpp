@@ -97,15 +97,20 @@ int onEntry(void* user, const char* section, const char* key, const char* value)
 
 void loadFile(const std::filesystem::path& file, ParseState& state)
 {
-    const int line = ini_parse(file.c_str(), &onEntry, &state);
+    parseIniFile(file, &onEntry, &state, state.error);
+}
+
+}  // namespace
+
+void parseIniFile(const std::filesystem::path& file, IniHandler handler, void* user, const std::string& why)
+{
+    const int line = ini_parse(file.c_str(), handler, user);
     if (line < 0)
         throw ConfigError(file.string() + ": cannot be read");
     if (line > 0)
         throw ConfigError(file.string() + ":" + std::to_string(line) + ": " +
-                          (state.error.empty() ? std::string("syntax error") : state.error));
+                          (why.empty() ? std::string("syntax error") : why));
 }
-
-}  // namespace
 
 std::optional<std::chrono::microseconds> parseTimeSpan(std::string_view text)
 {

@@ -1,7 +1,5 @@
 #include "pool_files.h"
 
-#include <ini.h>
-
 #include <algorithm>
 #include <sstream>
 #include <string_view>
@@ -101,12 +99,7 @@ store::PoolRecord loadPoolFile(const std::filesystem::path& path)
     file.pool.declaredIn = path.string();
     if (const auto why = core::invalidPoolName(file.pool.name))
         throw ConfigError(path.string() + ": the file's name is the pool's, and " + *why);
-    const int line = ini_parse(path.c_str(), &onEntry, &file);
-    if (line < 0)
-        throw ConfigError(path.string() + ": cannot be read");
-    if (line > 0)
-        throw ConfigError(path.string() + ":" + std::to_string(line) + ": " +
-                          (file.error.empty() ? std::string("syntax error") : file.error));
+    parseIniFile(path, &onEntry, &file, file.error);
     for (const auto& [name, spec] : file.budgets) {
         try {
             file.pool.budgets.push_back(service::checkedBudget(spec));
