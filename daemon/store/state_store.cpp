@@ -99,6 +99,9 @@ std::vector<core::DisruptionBudget> budgetsFromJson(const std::string& text)
     }
 }
 
+constexpr std::string_view kPoolColumns = "name, cpu_millis, memory, budgets, declared_in";
+
+// A row of kPoolColumns.
 PoolRecord readPool(const Statement& row)
 {
     return {row.text(0), {row.unsignedInteger(1), row.unsignedInteger(2)}, budgetsFromJson(row.text(3)), row.text(4)};
@@ -238,7 +241,7 @@ core::Amounts StateStore::reservedTotal()
 
 std::optional<PoolRecord> StateStore::findPool(const std::string& name)
 {
-    Statement query(db_, "SELECT name, cpu_millis, memory, budgets, declared_in FROM pools WHERE name = ?");
+    Statement query(db_, "SELECT " + std::string(kPoolColumns) + " FROM pools WHERE name = ?");
     query.bind(1, name);
     if (!query.step())
         return std::nullopt;
@@ -247,7 +250,7 @@ std::optional<PoolRecord> StateStore::findPool(const std::string& name)
 
 std::vector<PoolRecord> StateStore::pools()
 {
-    Statement query(db_, "SELECT name, cpu_millis, memory, budgets, declared_in FROM pools ORDER BY name");
+    Statement query(db_, "SELECT " + std::string(kPoolColumns) + " FROM pools ORDER BY name");
     std::vector<PoolRecord> result;
     while (query.step())
         result.push_back(readPool(query));
@@ -256,7 +259,7 @@ std::vector<PoolRecord> StateStore::pools()
 
 void StateStore::savePool(const PoolRecord& pool)
 {
-    Statement(db_, "INSERT INTO pools (name, cpu_millis, memory, budgets, declared_in) VALUES (?, ?, ?, ?, ?) "
+    Statement(db_, "INSERT INTO pools (" + std::string(kPoolColumns) + ") VALUES (?, ?, ?, ?, ?) "
                    "ON CONFLICT(name) DO UPDATE SET cpu_millis = excluded.cpu_millis, memory = excluded.memory, "
                    "budgets = excluded.budgets, declared_in = excluded.declared_in")
         .bind(1, pool.name)
