@@ -68,13 +68,13 @@ void DeferredQueue::runPass()
     for (auto& increase : roundRobinByPool(std::move(increases), lastServedPool_))
         offering_.push_back(std::move(increase));
     passUnderWay_ = true;
-    startedThisPass_ = false;
+    offeredThisPass_ = false;
     offerNext();
 }
 
 bool DeferredQueue::offeringInTurn() const
 {
-    return !(passAgain_ && startedThisPass_);
+    return !(passAgain_ && offeredThisPass_);
 }
 
 void DeferredQueue::offerNext()
@@ -94,10 +94,9 @@ void DeferredQueue::offerNext()
             endPass();
             return;
         }
-        if (outcome == OfferOutcome::Started) {
+        if (outcome == OfferOutcome::Started)
             lastServedPool_ = pool;
-            startedThisPass_ = true;
-        }
+        offeredThisPass_ = true;
         offerNext();
     });
 }

@@ -49,7 +49,7 @@ public:
     void schedulePass();
 
     // Whether the pass under way still offers in turn: not once capacity
-    // freed after it started a request, as the rest of its order would give
+    // freed after it offered a request, as the rest of its order would give
     // the new room to whoever comes next in it rather than to the pool whose
     // turn it is. An offer still looking up its workload then must not take
     // the room; the next pass offers it again.
@@ -70,8 +70,8 @@ private:
     std::string lastServedPool_;
     bool passUnderWay_ = false;
     bool passAgain_ = false;
-    // Whether the pass under way has started a request.
-    bool startedThisPass_ = false;
+    // Whether the pass under way has finished offering a request.
+    bool offeredThisPass_ = false;
 };
 
 }  // namespace resized::service
