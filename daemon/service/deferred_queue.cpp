@@ -1,18 +1,39 @@
 #include "service/deferred_queue.h"
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "core/admission.h"
 
 namespace resized::service {
 
-std::vector<WaitingUpdate> roundRobinByPool(std::vector<WaitingUpdate> waiting, const std::string& lastServed)
+namespace {
+
+// Whether the workload would be allocated no more of anything than it is:
+// a request that only frees room.
+bool lowersAllocation(const std::optional<store::WorkloadRecord>& record, const core::Resources& request)
 {
-    // Oldest first within a pool: the store's order, kept by a stable sort.
+    if (!record)
+        return false;
+    const core::Amounts after = core::allocationOf(record->desired.overlaidWith(request));
+    return after.cpuMillis <= record->allocated.cpuMillis && after.memory <= record->allocated.memory;
+}
+
+void oldestFirst(std::vector<WaitingRequest>& waiting)
+{
     std::stable_sort(waiting.begin(), waiting.end(),
-                     [](const WaitingUpdate& a, const WaitingUpdate& b) { return a.pool < b.pool; });
-    std::vector<std::deque<WaitingUpdate>> pools;
+                     [](const WaitingRequest& a, const WaitingRequest& b) { return a.sinceUsec < b.sinceUsec; });
+}
+
+}  // namespace
+
+std::vector<WaitingRequest> roundRobinByPool(std::vector<WaitingRequest> waiting, const std::string& lastServed)
+{
+    oldestFirst(waiting);
+    std::stable_sort(waiting.begin(), waiting.end(),
+                     [](const WaitingRequest& a, const WaitingRequest& b) { return a.pool < b.pool; });
+    std::vector<std::deque<WaitingRequest>> pools;
     for (auto& entry : waiting) {
         if (pools.empty() || pools.back().front().pool != entry.pool)
             pools.emplace_back();
@@ -22,7 +43,7 @@ std::vector<WaitingUpdate> roundRobinByPool(std::vector<WaitingUpdate> waiting, 
                                     [&](const auto& pool) { return pool.front().pool > lastServed; });
     std::rotate(pools.begin(), first, pools.end());
 
-    std::vector<WaitingUpdate> order;
+    std::vector<WaitingRequest> order;
     order.reserve(waiting.size());
     while (order.size() < waiting.size())
         for (auto& pool : pools)
@@ -53,23 +74,39 @@ void DeferredQueue::schedulePass()
 
 void DeferredQueue::runPass()
 {
-    std::vector<WaitingUpdate> decreases;
-    std::vector<WaitingUpdate> increases;
-    for (auto& update : store_.deferredUpdates()) {
-        const auto record = store_.find(update.workload);
-        std::string pool = update.pool.value_or(record ? record->pool() : std::string());
-        const bool decrease = record && [&] {
-            const core::Amounts after = core::allocationOf(record->desired.overlaidWith(update.request));
-            return after.cpuMillis <= record->allocated.cpuMillis && after.memory <= record->allocated.memory;
-        }();
-        (decrease ? decreases : increases).push_back({std::move(update), std::move(pool)});
-    }
-    offering_.assign(std::make_move_iterator(decreases.begin()), std::make_move_iterator(decreases.end()));
-    for (auto& increase : roundRobinByPool(std::move(increases), lastServedPool_))
-        offering_.push_back(std::move(increase));
+    offering_ = passOrder();
     passUnderWay_ = true;
     offeredThisPass_ = false;
     offerNext();
+}
+
+std::deque<WaitingRequest> DeferredQueue::passOrder()
+{
+    std::vector<WaitingRequest> decreases;
+    std::vector<WaitingRequest> increases;
+    for (auto& update : store_.deferredUpdates()) {
+        const auto record = store_.find(update.workload);
+        std::string pool = update.pool.value_or(record ? record->pool() : std::string());
+        const uint64_t since = update.createdAtUsec;
+        (lowersAllocation(record, update.request) ? decreases : increases)
+            .push_back({std::move(update), std::move(pool), since});
+    }
+    for (const auto& plan : plans_ ? plans_->waitingPlans() : std::vector<store::PlanRecord>{}) {
+        // A plan takes its turn in the pool of its first change that grows.
+        std::optional<std::string> growsIn;
+        for (const auto& change : plan.changes)
+            if (const auto record = store_.find(change.workload); !lowersAllocation(record, change.resources)) {
+                growsIn = record ? record->pool() : std::string();
+                break;
+            }
+        (growsIn ? increases : decreases).push_back({WaitingPlanId{plan.id}, growsIn.value_or(""), plan.runAtUsec});
+    }
+    oldestFirst(decreases);
+    std::deque<WaitingRequest> order(std::make_move_iterator(decreases.begin()),
+                                     std::make_move_iterator(decreases.end()));
+    for (auto& increase : roundRobinByPool(std::move(increases), lastServedPool_))
+        order.push_back(std::move(increase));
+    return order;
 }
 
 bool DeferredQueue::offeringInTurn() const
@@ -86,9 +123,9 @@ void DeferredQueue::offerNext()
         endPass();
         return;
     }
-    const WaitingUpdate waiting = std::move(offering_.front());
+    const WaitingRequest waiting = std::move(offering_.front());
     offering_.pop_front();
-    offer_(waiting.update, [this, pool = waiting.pool](OfferOutcome outcome) {
+    Next next = [this, pool = waiting.pool](OfferOutcome outcome) {
         if (outcome == OfferOutcome::StopPass) {
             offering_.clear();
             endPass();
@@ -98,7 +135,13 @@ void DeferredQueue::offerNext()
             lastServedPool_ = pool;
         offeredThisPass_ = true;
         offerNext();
-    });
+    };
+    if (const auto* update = std::get_if<store::DeferredUpdate>(&waiting.request))
+        offer_(*update, std::move(next));
+    else if (plans_)
+        plans_->offerPlan(std::get<WaitingPlanId>(waiting.request).id, std::move(next));
+    else
+        next(OfferOutcome::NotStarted);
 }
 
 void DeferredQueue::endPass()

@@ -176,6 +176,12 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
         records.push_back(std::move(record));
     }
 
+    // A plan that may wait must not take room that freed during a pass of
+    // the deferred queue from the pool whose turn it is; it waits for its own.
+    if (plan.defer && !deferred_.offeringInTurn()) {
+        done({PlanState::Pending, PlanReason::Capacity, "room freed while it was offered; offered again in turn"});
+        return;
+    }
     // Admitted and reserved in one transaction: nothing can overtake it.
     store::WriteTransaction transaction(store_.database());
     const PlanAdmission admission = ledger_.assessPlan(questions);

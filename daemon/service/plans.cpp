@@ -9,11 +9,10 @@
 namespace resized::service {
 namespace {
 
-// A plan that waits (a workload busy with a change of its own) is offered
-// again soon; one that waits with Defer for capacity or a budget, when
-// those may have freed.
+// A plan that waits for a workload busy with a change of its own is run
+// again soon; one the store could not read, a little later.
 constexpr std::chrono::milliseconds kBusyRetry{20};
-constexpr std::chrono::seconds kDeferRetry{1};
+constexpr std::chrono::seconds kStoreRetry{1};
 constexpr std::chrono::minutes kPruneInterval{10};
 constexpr std::chrono::microseconds kAccuracy{100};
 
@@ -38,7 +37,10 @@ void checkRequest(const PlanRequest& request)
 Plans::Plans(EventLoop& loop, store::StateStore& store, ResourceManager& manager)
     : loop_(loop), plans_(store.database()), manager_(manager)
 {
+    manager_.setWaitingPlans(this);
 }
+
+Plans::~Plans() { manager_.setWaitingPlans(nullptr); }
 
 void Plans::start()
 {
@@ -129,37 +131,56 @@ void Plans::runAfter(int64_t id, std::chrono::microseconds delay)
     timers_[id] = loop_.at(std::chrono::steady_clock::now() + delay, kAccuracy, [this, id] { run(id); });
 }
 
-void Plans::run(int64_t id)
+void Plans::run(int64_t id, DeferredQueue::Next offered)
 {
+    using OfferOutcome = DeferredQueue::OfferOutcome;
+    if (running_.contains(id)) {
+        if (offered)
+            offered(OfferOutcome::NotStarted);
+        return;
+    }
     timers_.erase(id);
     std::optional<store::PlanRecord> plan;
     try {
         plan = plans_.find(id);
     } catch (const store::StoreError& error) {
         spdlog::error("plan {}: cannot read it: {}; trying again", id, error.what());
-        runAfter(id, kDeferRetry);
+        runAfter(id, kStoreRetry);
+    }
+    if (!plan || plan->state != core::PlanState::Pending) {
+        if (plan)
+            waiting_.erase(id);
+        if (offered)
+            offered(OfferOutcome::NotStarted);
         return;
     }
-    if (!plan || plan->state != core::PlanState::Pending)
-        return;
     running_.insert(id);
+    auto started = std::make_shared<bool>(false);
     manager_.runPlan(
         std::move(*plan),
-        [this](const store::PlanRecord& running) {
+        [this, started](const store::PlanRecord& running) {
+            *started = true;
             if (observer_)
                 observer_->planRunning(running);
         },
-        [this, id](const PlanOutcome& outcome) { ran(id, outcome); });
+        [this, id, started, offered = std::move(offered)](const PlanOutcome& outcome) {
+            ran(id, outcome);
+            if (offered)
+                offered(*started ? OfferOutcome::Started : OfferOutcome::NotStarted);
+        });
 }
 
 void Plans::ran(int64_t id, const PlanOutcome& outcome)
 {
     running_.erase(id);
     if (outcome.state == core::PlanState::Pending) {
-        runAfter(id, outcome.reason == core::PlanReason::None ? std::chrono::microseconds(kBusyRetry)
-                                                              : std::chrono::microseconds(kDeferRetry));
+        if (outcome.reason == core::PlanReason::None)
+            runAfter(id, kBusyRetry);
+        else
+            waiting_.insert(id);
         return;
     }
+    waiting_.erase(id);
     spdlog::info("plan {}: {}{}: {}", id, core::toString(outcome.state),
                  outcome.reason == core::PlanReason::None ? "" : " (" + std::string(core::toString(outcome.reason)) + ")",
                  outcome.message);
@@ -195,6 +216,7 @@ void Plans::cancel(int64_t id)
     plan.message = "cancelled before it ran";
     plans_.save(plan);
     timers_.erase(id);
+    waiting_.erase(id);
     spdlog::info("plan {}: cancelled", id);
     if (observer_)
         observer_->planFinished(plan);
@@ -209,6 +231,15 @@ store::PlanRecord Plans::find(int64_t id)
 }
 
 std::vector<store::PlanRecord> Plans::list() { return plans_.plans(); }
+
+std::vector<store::PlanRecord> Plans::waitingPlans()
+{
+    std::vector<store::PlanRecord> plans;
+    for (const int64_t id : waiting_)
+        if (auto plan = plans_.find(id); plan && plan->state == core::PlanState::Pending)
+            plans.push_back(std::move(*plan));
+    return plans;
+}
 
 void Plans::prune()
 {

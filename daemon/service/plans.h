@@ -40,8 +40,9 @@ public:
 // store, run when their delay is over (by the ResourceManager, which
 // validates, admits and applies them), cancelled while pending, forgotten
 // some time after they finished. Pending plans are scheduled again after a
-// restart; recovery has already resolved the ones a crash interrupted.
-class Plans {
+// restart; recovery has already resolved the ones a crash interrupted. A
+// plan that waits with Defer for room is the deferred queue's to offer.
+class Plans final : private WaitingPlans {
 public:
     // A plan's object stays at least this long after it finished.
     static constexpr std::chrono::hours kFinishedKept{1};
@@ -51,6 +52,9 @@ public:
     static constexpr std::chrono::hours kMaxDelay{24 * 7};
 
     Plans(EventLoop& loop, store::StateStore& store, ResourceManager& manager);
+    ~Plans() override;
+    Plans(const Plans&) = delete;
+    Plans& operator=(const Plans&) = delete;
 
     void setObserver(PlanObserver* observer) { observer_ = observer; }
     // Schedules the pending plans the store keeps.
@@ -71,8 +75,13 @@ private:
                              const std::vector<PlanWorkload>& workloads);
     void schedule(const store::PlanRecord& plan);
     void runAfter(int64_t id, std::chrono::microseconds delay);
-    void run(int64_t id);
+    // `offered` (if any) is told whether the plan started.
+    void run(int64_t id, DeferredQueue::Next offered = {});
     void ran(int64_t id, const PlanOutcome& outcome);
+
+    // WaitingPlans
+    std::vector<store::PlanRecord> waitingPlans() override;
+    void offerPlan(int64_t id, DeferredQueue::Next next) override { run(id, std::move(next)); }
     void prune();
 
     EventLoop& loop_;
@@ -82,6 +91,8 @@ private:
     std::map<int64_t, EventSource> timers_;
     // Handed to the manager, which has not answered yet.
     std::set<int64_t> running_;
+    // Pending with Defer until capacity or a budget frees.
+    std::set<int64_t> waiting_;
     EventSource pruneTimer_;
 };
 

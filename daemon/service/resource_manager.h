@@ -121,6 +121,9 @@ public:
     // `onRunning` is told when the writes begin; `done` when the plan ended,
     // or that it stays pending.
     void runPlan(store::PlanRecord plan, PlanStarted onRunning, PlanCallback done);
+    // Where the plans that wait with Defer are (Plans): offered, as the
+    // deferred updates are, when room may have freed.
+    void setWaitingPlans(WaitingPlans* plans) { deferred_.setWaitingPlans(plans); }
     std::vector<store::WorkloadRecord> workloads();
     // What callers asked of `workload` ("" = of every workload) and how it
     // ended, newest first, at most `limit` entries (0: all that are kept).

@@ -200,6 +200,38 @@ TEST_F(PoolTest, ASmallPoolsDeferredChangeIsServedWhileABigPoolKeepsAsking)
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big3.name()), "UpdateState"), "deferred");
 }
 
+// A plan that waits with Defer takes its pool's turn as an update does. On a
+// timer of its own, it would come after the big pool's next update had
+// taken the room.
+TEST_F(PoolTest, ASmallPoolsDeferredPlanIsServedInItsTurnWhileABigPoolKeepsAsking)
+{
+    client().setPool("big", {});
+    client().setPool("small", {});
+    const std::string bigLabel = "--label=io.resized1.pool=big";
+    const auto big1 = runContainer("big1", {bigLabel});
+    const auto big2 = runContainer("big2", {bigLabel});
+    const auto small = runContainer("small1", {"--label=io.resized1.pool=small"});
+    const auto holder = runContainer("holder");
+    const std::uint64_t capacity = cpuCapacity();
+    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity});
+    const Dictionary defer{{"Defer", Variant(true)}};
+    const auto plan = client().submitPlan({{small.name(), ResourceValues{.cpuMillis = 100}.toDictionary()}}, defer);
+    client().updateResources(big1.name(), ResourceValues{.cpuMillis = 100}, defer);
+    client().updateResources(big2.name(), ResourceValues{.cpuMillis = 100}, defer);
+
+    // Room for one: the round begins with the first pool, big.
+    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity - 100});
+    ASSERT_TRUE(waitUntil([&] { return CgroupLimits::read(big1.cgroupPath()).cpuMillis() == 100U; }, bound));
+    EXPECT_EQ(entryOf<std::string>(client().planProperties(plan), "State"), "pending");
+    // Room for one more: small's turn, which its plan takes.
+    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity - 200});
+
+    EXPECT_TRUE(waitUntil(
+        [&] { return entryOf<std::string>(client().planProperties(plan), "State") == "succeeded"; }, bound));
+    EXPECT_EQ(CgroupLimits::read(small.cgroupPath()).cpuMillis(), 100U);
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big2.name()), "UpdateState"), "deferred");
+}
+
 TEST_F(PoolTest, ASecondShrinkInsideTheBudgetsPeriodIsRefusedWhileGrowthPasses)
 {
     client().setPool("batch", oneDisruptionPer(std::chrono::hours(1)));

@@ -11,25 +11,32 @@
 namespace resized::service {
 namespace {
 
-// Waiting requests, oldest first, as "pool/workload" ("/n1": no pool).
-std::vector<WaitingUpdate> waiting(const std::vector<std::string>& entries)
+// Waiting updates, oldest first, as "pool/workload" ("/n1": no pool).
+std::vector<WaitingRequest> waiting(const std::vector<std::string>& entries)
 {
-    std::vector<WaitingUpdate> result;
+    std::vector<WaitingRequest> result;
     for (const auto& entry : entries) {
         const auto slash = entry.find('/');
-        WaitingUpdate update;
-        update.pool = entry.substr(0, slash);
-        update.update.workload = entry.substr(slash + 1);
-        result.push_back(std::move(update));
+        store::DeferredUpdate update;
+        update.workload = entry.substr(slash + 1);
+        result.push_back({std::move(update), entry.substr(0, slash), result.size()});
     }
     return result;
 }
 
-std::vector<std::string> workloads(const std::vector<WaitingUpdate>& order)
+// An update by its workload, a plan as "plan N".
+std::string nameOf(const std::variant<store::DeferredUpdate, WaitingPlanId>& request)
+{
+    if (const auto* update = std::get_if<store::DeferredUpdate>(&request))
+        return update->workload;
+    return "plan " + std::to_string(std::get<WaitingPlanId>(request).id);
+}
+
+std::vector<std::string> workloads(const std::vector<WaitingRequest>& order)
 {
     std::vector<std::string> names;
     for (const auto& entry : order)
-        names.push_back(entry.update.workload);
+        names.push_back(nameOf(entry.request));
     return names;
 }
 
@@ -58,6 +65,15 @@ TEST(RoundRobinByPool, OnePoolKeepsItsOrderAndNothingIsEmpty)
     EXPECT_EQ(workloads(roundRobinByPool(waiting({"p/c", "p/a", "p/b"}), "p")),
               (std::vector<std::string>{"c", "a", "b"}));
     EXPECT_TRUE(roundRobinByPool({}, "p").empty());
+}
+
+TEST(RoundRobinByPool, OrdersAPoolsRequestsByHowLongTheyWait)
+{
+    auto requests = waiting({"p/a", "p/b"});
+    requests.push_back({WaitingPlanId{7}, "p", 0});
+    requests[0].sinceUsec = 5;
+
+    EXPECT_EQ(workloads(roundRobinByPool(requests, "")), (std::vector<std::string>{"plan 7", "b", "a"}));
 }
 
 // Waits in `store` for 100m more CPU for each workload, in the pool given.
@@ -153,6 +169,53 @@ TEST_F(DeferredQueueTest, AnOfferStillLookingUpWhenCapacityFreesLeavesTheRoomToT
     EXPECT_FALSE(*inTurnWhenB2Decided);
     EXPECT_EQ(std::vector<std::string>(offered.begin(), offered.begin() + 4),
               (std::vector<std::string>{"b1", "s1", "b2", "s1"}));
+}
+
+// Plans that wait with Defer, in a fixed list.
+class ListedPlans final : public WaitingPlans {
+public:
+    explicit ListedPlans(std::vector<store::PlanRecord> plans) : plans_(std::move(plans)) {}
+    std::vector<store::PlanRecord> waitingPlans() override { return plans_; }
+    void offerPlan(int64_t id, DeferredQueue::Next next) override { offer(id, std::move(next)); }
+
+    std::function<void(int64_t, DeferredQueue::Next)> offer;
+
+private:
+    std::vector<store::PlanRecord> plans_;
+};
+
+// A plan that waits in the small pool takes the small pool's turn, between
+// the big pool's updates, as a deferred update of the small pool would; a
+// plan that only lowers goes first, with the decreases.
+TEST_F(DeferredQueueTest, WaitingPlansTakeTheirPoolsTurnsAndThoseThatOnlyLowerGoFirst)
+{
+    store::WorkloadRecord shrinking{.name = "shrinking"};
+    shrinking.desired.cpuMillis = 500;
+    shrinking.allocated.cpuMillis = 500;
+    store.save(shrinking);
+    store::WorkloadRecord small{.name = "s2"};
+    small.poolLabel = "small";
+    store.save(small);
+    store.removeDeferred("s1");
+    store::PlanRecord growsInSmall{.id = 1};
+    growsInSmall.changes = {{"shrinking", core::Resources{.cpuMillis = 100}}, {"s2", core::Resources{.cpuMillis = 100}}};
+    store::PlanRecord onlyLowers{.id = 2};
+    onlyLowers.changes = {{"shrinking", core::Resources{.cpuMillis = 200}}};
+    ListedPlans plans({growsInSmall, onlyLowers});
+    plans.offer = [&](int64_t id, const DeferredQueue::Next& next) {
+        offered.push_back("plan " + std::to_string(id));
+        next(DeferredQueue::OfferOutcome::NotStarted);
+    };
+    DeferredQueue deferred(loop, store, [&](const store::DeferredUpdate& update, const DeferredQueue::Next& next) {
+        offered.push_back(update.workload);
+        next(DeferredQueue::OfferOutcome::NotStarted);
+    });
+    deferred.setWaitingPlans(&plans);
+
+    deferred.schedulePass();
+
+    ASSERT_TRUE(test::runLoopUntil(loop, [&] { return offered.size() >= 4; }));
+    EXPECT_EQ(offered, (std::vector<std::string>{"plan 2", "b1", "plan 1", "b2"}));
 }
 
 }  // namespace
