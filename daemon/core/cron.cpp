@@ -175,4 +175,14 @@ bool windowHolds(const CronSchedule& schedule, std::chrono::microseconds duratio
     return false;
 }
 
+std::chrono::sys_time<std::chrono::microseconds> nextWindowEdge(std::chrono::microseconds duration,
+                                                                std::chrono::sys_time<std::chrono::microseconds> now)
+{
+    constexpr std::chrono::minutes kMinute{1};
+    const std::chrono::sys_time<std::chrono::microseconds> nextOpening = std::chrono::floor<std::chrono::minutes>(now) + kMinute;
+    const auto closingOffset = duration % kMinute;
+    const auto nextClosing = std::chrono::floor<std::chrono::minutes>(now - closingOffset) + kMinute + closingOffset;
+    return std::min(nextOpening, nextClosing);
+}
+
 }  // namespace resized::core

@@ -56,4 +56,11 @@ bool windowHolds(const CronSchedule& schedule, std::chrono::microseconds duratio
                  std::chrono::sys_time<std::chrono::microseconds> now,
                  const std::function<CivilMinute(std::chrono::sys_seconds)>& civilMinuteAt);
 
+// The first moment after `now` at which a window of `duration` may open or
+// close, whatever its schedule: windows open at the start of a minute (of
+// the UTC clock as of any time zone's, whose offsets are whole minutes) and
+// close `duration` later.
+std::chrono::sys_time<std::chrono::microseconds> nextWindowEdge(std::chrono::microseconds duration,
+                                                                std::chrono::sys_time<std::chrono::microseconds> now);
+
 }  // namespace resized::core

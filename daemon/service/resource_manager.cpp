@@ -119,6 +119,11 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
                 [this](const store::DeferredUpdate& update, DeferredQueue::Next next) {
                     offerDeferred(update, std::move(next));
                 }),
+      budgetClock_(loop_, store_,
+                   [this] {
+                       announcer_.budgetChanged();
+                       deferred_.schedulePass();
+                   }),
       unheld_(ledger_, store_, drivers_),
       hooks_(store_, reconciler_, events_, [this](const std::string& name) { return busy(name); }),
       lifecycle_(store_, reconciler_, hooks_, events_, *this),
@@ -134,6 +139,7 @@ void ResourceManager::start()
     // Before the bus name is taken: no hook can be waiting yet.
     resynchroniseNow();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });
+    budgetClock_.rearm();
 }
 
 void ResourceManager::resolve(const std::string& asked, Answer<Target> then)
@@ -339,8 +345,6 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     const bool waitable =
         decision.verdict == core::Verdict::Insufficient || decision.verdict == core::Verdict::BudgetExhausted;
     if (waitable && queued.options.defer && !queued.options.dryRun) {
-        if (decision.verdict == core::Verdict::BudgetExhausted)
-            recheckBudgets();
         // It joins the pool when it runs, with the option kept beside it.
         deferUpdate(target, std::move(record), queued, decision.reason, started);
         transaction.commit();
@@ -443,15 +447,7 @@ void ResourceManager::recordDisruption(const AdmissionQuestion& question, int64_
         .atUsec = question.nowUsec,
         .reservationId = reservationId,
     });
-}
-
-void ResourceManager::recheckBudgets()
-{
-    if (!budgetRecheck_)
-        budgetRecheck_ = loop_.after(kBudgetRecheckInterval, [this] {
-            budgetRecheck_ = {};
-            deferred_.schedulePass();
-        });
+    budgetClock_.rearm();
 }
 
 void ResourceManager::startExecution(const std::string& name, std::unique_ptr<InFlight> update,
@@ -741,8 +737,6 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
             } else if (Target& target = std::get<Target>(resolved);
                        !busy(target.name) && deferred_.offeringInTurn()) {
                 const auto decision = decide(target, update.request, update.pool, actor);
-                if (decision.verdict == core::Verdict::BudgetExhausted)
-                    recheckBudgets();
                 if (decision.verdict == core::Verdict::Admitted) {
                     UpdateOptions options;
                     options.force = update.force;

@@ -19,6 +19,7 @@
 #include "core/workload_name.h"
 #include "service/announcer.h"
 #include "service/background_lookup.h"
+#include "service/budget_clock.h"
 #include "service/container_lifecycle.h"
 #include "service/deferred_queue.h"
 #include "service/errors.h"
@@ -156,6 +157,7 @@ public:
     {
         announcer_.budgetChanged();
         deferred_.schedulePass();
+        budgetClock_.rearm();
     }
     // Allocatable: the node less its system reserve. Reads nothing.
     const core::Amounts& capacity() const { return ledger_.capacity(); }
@@ -270,9 +272,6 @@ private:
                      const std::string& reason, uint64_t started);
     void offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next);
     void recordDisruption(const AdmissionQuestion& question, int64_t reservationId);
-    // An update waits for a disruption budget, which frees with time, not
-    // with capacity: the deferred queue is offered again a little later.
-    void recheckBudgets();
 
     // ReconcilerHost
     bool busy(const std::string& name) const override
@@ -313,6 +312,9 @@ private:
     Announcer announcer_;
     Reconciler reconciler_;
     DeferredQueue deferred_;
+    // Disruption budgets free with time: what waits for one is offered again
+    // then, and AllowedDisruptions announced.
+    BudgetClock budgetClock_;
     bool runtimeConnected_ = false;
     std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
     std::map<int64_t, std::unique_ptr<PlanRun>> plansInFlight_;
@@ -320,8 +322,6 @@ private:
     std::set<std::string> heldByPlans_;
     std::map<std::string, std::deque<Queued>> waiting_;
     std::map<std::string, EventSource> releaseTimers_;
-    static constexpr std::chrono::seconds kBudgetRecheckInterval{1};
-    EventSource budgetRecheck_;
     // Passes waiting for a background listing, the one under way first, and
     // what each is to call when done.
     std::deque<std::vector<std::function<void()>>> passesAsked_;

@@ -349,6 +349,15 @@ uint64_t StateStore::countDisruptions(const std::string& pool, const core::Disru
     return query.unsignedInteger(0);
 }
 
+std::optional<uint64_t> StateStore::firstDisruptionSince(const std::string& pool, uint64_t sinceUsec)
+{
+    Statement query(db_, "SELECT at_usec FROM disruptions WHERE pool = ? AND at_usec >= ? ORDER BY at_usec LIMIT 1");
+    query.bind(1, pool).bind(2, sinceUsec);
+    if (!query.step())
+        return std::nullopt;
+    return query.unsignedInteger(0);
+}
+
 int64_t StateStore::addReservation(const Reservation& reservation)
 {
     Statement(db_, "INSERT INTO reservations (workload, cpu_millis, memory, target, "

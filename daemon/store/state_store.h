@@ -185,6 +185,8 @@ public:
     // The pool's disruptions that `budget` counts: of its reasons, at or
     // after `nowUsec` less its period, or in flight for a period of 0.
     uint64_t countDisruptions(const std::string& pool, const core::DisruptionBudget& budget, uint64_t nowUsec);
+    // When the pool's first disruption at or after `sinceUsec` was made.
+    std::optional<uint64_t> firstDisruptionSince(const std::string& pool, uint64_t sinceUsec);
 
     void recordHistory(const HistoryEntry& entry);
     // Newest first, at most `limit`; "" for the entries of every workload.

@@ -3,6 +3,7 @@
 // real bus with real containers.
 
 #include "daemon_test.h"
+#include "properties_recorder.h"
 
 #include "support/wait.h"
 
@@ -272,6 +273,21 @@ TEST_F(PoolTest, AShrinkDeferredByTheBudgetRunsWhenItsPeriodHasPassed)
 
     EXPECT_EQ(entryOf<std::string>(deferred, "UpdateState"), "deferred");
     EXPECT_TRUE(waitUntil([&] { return CgroupLimits::read(second.cgroupPath()).cpuMillis() == 300U; }, bound));
+}
+
+// design.md §1b: AllowedDisruptions comes with PropertiesChanged, also when
+// it changes with time alone and no workload does anything.
+TEST_F(PoolTest, AllowedDisruptionsIsAnnouncedWhenADisruptionLeavesItsBudgetsPeriod)
+{
+    client().setPool("batch", oneDisruptionPer(std::chrono::seconds(2)));
+    const auto container = runContainer("c", {poolLabel, "--cpus=0.4"});
+    const PropertiesRecorder properties(batchPath(), "io.resized1.Pool");
+
+    client().updateResources(container.name(), ResourceValues{.cpuMillis = 300});
+
+    EXPECT_TRUE(properties.waitForValue("AllowedDisruptions", std::uint64_t{0}, bound));
+    EXPECT_TRUE(properties.waitForValue("AllowedDisruptions", std::uint64_t{1}, bound));
+    EXPECT_EQ(properties.valuesOf("AllowedDisruptions"), (std::vector<PropertyValue>{std::uint64_t{0}, std::uint64_t{1}}));
 }
 
 // design.md §1b: a budget with a cron window applies only inside it.

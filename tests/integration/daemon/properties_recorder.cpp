@@ -25,6 +25,10 @@ PropertyValue plainValueOf(const sdbus::Variant& value)
         {
             return value.get<std::uint64_t>();
         }
+        if (type == "u")
+        {
+            return std::uint64_t{value.get<std::uint32_t>()};
+        }
         if (type == "b")
         {
             return value.get<bool>();

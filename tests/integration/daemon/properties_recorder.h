@@ -16,7 +16,7 @@
 namespace resized::integration
 {
 
-// A property value as a PropertiesChanged signal carried it: t, b, s, or a
+// A property value as a PropertiesChanged signal carried it: t (or u), b, s, or a
 // resource dictionary a{sv}. Kept as plain values, so that no sdbus::Variant
 // (whose message reference counts are not thread-safe) leaves the thread
 // that received it.

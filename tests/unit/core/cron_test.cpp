@@ -116,5 +116,18 @@ TEST(CronWindow, HoldsFromEachFiringForItsDurationOnTheZonesClock)
     EXPECT_TRUE(windowHolds(CronSchedule::parse("@hourly"), 90min, wednesdayUtc + 3h + 59min, utcPlusOne));
 }
 
+TEST(CronWindow, MayNextOpenAtAMinutesStartAndCloseItsDurationAfterOne)
+{
+    const std::chrono::sys_time<std::chrono::microseconds> ten{std::chrono::sys_days{std::chrono::year{2026} / 12 / 2} + 10h};
+    // A window of 90 s closes 30 s past a minute's start.
+    EXPECT_EQ(nextWindowEdge(90s, ten), ten + 30s);
+    EXPECT_EQ(nextWindowEdge(90s, ten + 29s), ten + 30s);
+    EXPECT_EQ(nextWindowEdge(90s, ten + 30s), ten + 1min);
+    EXPECT_EQ(nextWindowEdge(90s, ten + 45s), ten + 1min);
+    // One of whole minutes opens and closes at the start of one.
+    EXPECT_EQ(nextWindowEdge(8h, ten), ten + 1min);
+    EXPECT_EQ(nextWindowEdge(8h, ten + 1us), ten + 1min);
+}
+
 }  // namespace
 }  // namespace resized::core
