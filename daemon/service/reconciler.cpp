@@ -116,6 +116,13 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
     }
 
     transition::bind(*record, *instance);
+    if (record->holdsAllocation && record->pool() != stored.pool()) {
+        spdlog::info("{}: its container came back labelled for pool \"{}\", not \"{}\"; admitting it there",
+                     name, record->pool(), stored.pool());
+        transition::changedPool(*record, stored.pool(), nowUsec());
+        if (instance->hasCgroup())
+            host_.countUnheld(*instance);
+    }
     if (!instance->hasCgroup()) {
         saveIfChanged();
         return;

@@ -83,15 +83,35 @@ void driftDetected(store::WorkloadRecord& record, const core::Resources& actual)
     record.syncState = core::SyncState::DriftDetected;
 }
 
-void allocationReleased(store::WorkloadRecord& record, uint64_t nowUsec)
+namespace {
+
+void release(store::WorkloadRecord& record, std::string why, uint64_t nowUsec)
 {
     record.holdsAllocation = false;
     record.allocated = {};
     record.syncState = core::SyncState::Pending;
     record.updateState = core::UpdateState::Pending;
-    record.message = "the container was removed and its allocation released; a container of this "
-                     "name is admitted again when it appears";
+    record.message = std::move(why);
     record.updatedAtUsec = nowUsec;
+}
+
+}  // namespace
+
+void allocationReleased(store::WorkloadRecord& record, uint64_t nowUsec)
+{
+    release(record,
+            "the container was removed and its allocation released; a container of this "
+            "name is admitted again when it appears",
+            nowUsec);
+}
+
+void changedPool(store::WorkloadRecord& record, const std::string& formerPool, uint64_t nowUsec)
+{
+    release(record,
+            "its container came back in " + (record.pool().empty() ? "no pool" : "pool " + record.pool()) +
+                ", not in " + (formerPool.empty() ? "no pool" : "pool " + formerPool) +
+                "; it is admitted there again",
+            nowUsec);
 }
 
 }  // namespace resized::service::transition

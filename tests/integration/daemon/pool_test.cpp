@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <limits>
+#include <optional>
 #include <string>
 
 namespace resized::integration
@@ -273,6 +274,35 @@ TEST_F(PoolTest, AShrinkDeferredByTheBudgetRunsWhenItsPeriodHasPassed)
 
     EXPECT_EQ(entryOf<std::string>(deferred, "UpdateState"), "deferred");
     EXPECT_TRUE(waitUntil([&] { return CgroupLimits::read(second.cgroupPath()).cpuMillis() == 300U; }, bound));
+}
+
+// A container created again under a known name with another pool's label
+// joins that pool by admission, as a change of pool over the bus does: its
+// allocation does not move into a full pool unchecked.
+TEST_F(PoolTest, AContainerReCreatedWithAnotherPoolsLabelIsAdmittedIntoThatPool)
+{
+    client().setPool("web", {});
+    client().setPool("batch", cpuCap(400));
+    const auto member = runContainer("member", {poolLabel});
+    client().updateResources(member.name(), ResourceValues{.cpuMillis = 200});
+    const std::string name = containerName("moving");
+    std::optional<ScopedContainer> moving;
+    moving.emplace(podman(), name, std::vector<std::string>{"--label=io.resized1.pool=web"});
+    client().updateResources(name, ResourceValues{.cpuMillis = 300});
+
+    moving.reset();
+    moving.emplace(podman(), name, std::vector<std::string>{poolLabel});
+
+    ASSERT_TRUE(waitUntil(
+        [&] { return entryOf<std::string>(client().getResourceStatus(name), "UpdateState") == "deferred"; }, bound));
+    const auto status = client().getResourceStatus(name);
+    EXPECT_EQ(entryOf<std::string>(status, "ContainerId"), moving->id());
+    EXPECT_EQ(entryOf<std::string>(status, "Pool"), "batch");
+    EXPECT_EQ(entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis"), 200U);
+    // It fits once the other member makes room.
+    client().updateResources(member.name(), ResourceValues{.cpuMillis = 100});
+    EXPECT_TRUE(waitUntil([&] { return CgroupLimits::read(moving->cgroupPath()).cpuMillis() == 300U; }, bound));
+    EXPECT_EQ(entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis"), 400U);
 }
 
 // design.md §1b: AllowedDisruptions comes with PropertiesChanged, also when

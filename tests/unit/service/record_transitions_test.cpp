@@ -161,5 +161,18 @@ TEST(RecordTransitions, AllocationReleasedKeepsTheDesiredStateForALaterContainer
     EXPECT_EQ(record.updatedAtUsec, kNow);
 }
 
+TEST(RecordTransitions, ChangedPoolReleasesTheAllocationForAnAdmissionInTheNewPool)
+{
+    auto record = settled();
+    record.poolLabel = "batch";
+    transition::changedPool(record, "web", kNow);
+    EXPECT_FALSE(record.holdsAllocation);
+    EXPECT_EQ(record.allocated, core::Amounts{});
+    EXPECT_EQ(record.desired, settled().desired);
+    EXPECT_EQ(record.updateState, UpdateState::Pending);
+    EXPECT_EQ(record.message, "its container came back in pool batch, not in pool web; it is admitted there again");
+    EXPECT_EQ(record.updatedAtUsec, kNow);
+}
+
 }  // namespace
 }  // namespace resized::service
