@@ -125,11 +125,13 @@ std::optional<uint64_t> parseFixedPoint(std::string_view text, std::string_view 
 
 std::optional<double> microsecondsPerUnit(std::string_view unit)
 {
-    static constexpr std::array<std::pair<std::string_view, double>, 14> kUnits{{
-        {"", 1e6},      {"us", 1},       {"usec", 1},     {"ms", 1e3},  {"msec", 1e3},
-        {"s", 1e6},     {"sec", 1e6},    {"second", 1e6}, {"seconds", 1e6},
-        {"m", 60e6},    {"min", 60e6},   {"minutes", 60e6},
-        {"h", 3600e6},  {"hour", 3600e6},
+    static constexpr std::array<std::pair<std::string_view, double>, 23> kUnits{{
+        {"", 1e6},       {"us", 1},          {"usec", 1},        {"ms", 1e3},     {"msec", 1e3},
+        {"s", 1e6},      {"sec", 1e6},       {"second", 1e6},    {"seconds", 1e6},
+        {"m", 60e6},     {"min", 60e6},      {"minute", 60e6},   {"minutes", 60e6},
+        {"h", 3600e6},   {"hr", 3600e6},     {"hour", 3600e6},   {"hours", 3600e6},
+        {"d", 86400e6},  {"day", 86400e6},   {"days", 86400e6},
+        {"w", 604800e6}, {"week", 604800e6}, {"weeks", 604800e6},
     }};
     for (const auto& [name, factor] : kUnits)
         if (name == unit)

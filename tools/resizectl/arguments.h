@@ -21,8 +21,8 @@ std::optional<uint64_t> parseUnsignedArgument(std::string_view text);
 std::optional<uint64_t> parseCpuWeightArgument(std::string_view text);
 // A cpuset list such as 0-3,6; "" and "all" mean every CPU (the empty set).
 std::optional<core::CpuSet> parseCpusArgument(std::string_view text);
-// A systemd-style time span: "5s", "500ms", "1min 30s", "2h"; a bare number
-// is seconds.
+// A systemd-style time span: "5s", "500ms", "1min 30s", "1h30min", "2d",
+// "1w"; a bare number is seconds.
 std::optional<std::chrono::microseconds> parseTimespan(std::string_view text);
 
 // Memory as `podman update --memory` reads it (b, k, m, g, t, p in either

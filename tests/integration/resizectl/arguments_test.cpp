@@ -49,6 +49,13 @@ TEST(Timespan, TakesSystemdUnits)
     EXPECT_EQ(parseTimespan("2h"), 2h);
     EXPECT_EQ(parseTimespan("1.5s"), 1500ms);
     EXPECT_EQ(parseTimespan("250us"), 250us);
+    // Budget periods and windows are hours and days long.
+    EXPECT_EQ(parseTimespan("1h30min"), 90min);
+    EXPECT_EQ(parseTimespan("10m"), 10min);
+    EXPECT_EQ(parseTimespan("8hours"), 8h);
+    EXPECT_EQ(parseTimespan("2d"), 48h);
+    EXPECT_EQ(parseTimespan("1day 12hr"), 36h);
+    EXPECT_EQ(parseTimespan("1w"), 168h);
 }
 
 TEST(Timespan, BareNumberIsSeconds)
