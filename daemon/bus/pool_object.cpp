@@ -2,6 +2,7 @@
 
 #include "bus/errors_translation.h"
 #include "bus/object_path.h"
+#include "bus/variants.h"
 
 #include <algorithm>
 #include <limits>
@@ -39,10 +40,16 @@ void PoolObject::refresh(const service::PoolStatus& status)
     compare("CpuAllocatedMillis", status_.allocated.cpuMillis, status.allocated.cpuMillis);
     compare("MemoryAllocated", status_.allocated.memory, status.allocated.memory);
     compare("Members", status_.members, status.members);
+    compare("Budgets", status_.pool.budgets, status.pool.budgets);
     compare("AllowedDisruptions", status_.allowedDisruptions, status.allowedDisruptions);
     status_ = status;
     if (!changed.empty())
         emitPropertiesChangedSignal(io::resized1::Pool_adaptor::INTERFACE_NAME, changed);
+}
+
+std::vector<std::map<std::string, sdbus::Variant>> PoolObject::Budgets()
+{
+    return encodeBudgets(status_.pool.budgets);
 }
 
 uint32_t PoolObject::AllowedDisruptions()

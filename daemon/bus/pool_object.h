@@ -25,6 +25,7 @@ private:
     uint64_t CpuAllocatedMillis() override { return status_.allocated.cpuMillis; }
     uint64_t MemoryAllocated() override { return status_.allocated.memory; }
     std::vector<std::string> Members() override { return status_.members; }
+    std::vector<std::map<std::string, sdbus::Variant>> Budgets() override;
     // Read when asked: budgets free with time, which no event announces.
     uint32_t AllowedDisruptions() override;
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 
 namespace resized::bus {
 namespace {
@@ -23,28 +24,63 @@ auto asInvalidArgument(Decode decode) -> decltype(decode())
     }
 }
 
-// One entry of a pool's Budgets (design.md §1b): its keys' types here,
-// their meaning where a configuration file's budgets are checked too.
+// The keys of one entry of a pool's Budgets (design.md §1b), each with how
+// SetPool reads it and how the Budgets property shows it: every key always,
+// with the defaults SetPool assumes for a key not given. Their meaning is
+// checked where a configuration file's budgets are checked too.
+struct BudgetKey {
+    const char* name;
+    void (*decode)(service::BudgetSpec& spec, const std::string& key, const sdbus::Variant& value);
+    sdbus::Variant (*encode)(const core::DisruptionBudget& budget);
+};
+
+constexpr BudgetKey kBudgetKeys[] = {
+    {"Value", [](auto& spec, const auto& key, const auto& value) { spec.value = valueOf<std::string>(key, value); },
+     [](const auto& budget) { return sdbus::Variant(core::formatBudgetValue(budget)); }},
+    {"PeriodUSec",
+     [](auto& spec, const auto& key, const auto& value) { spec.periodUsec = valueOf<uint64_t>(key, value); },
+     [](const auto& budget) { return sdbus::Variant(budget.periodUsec); }},
+    {"Reasons",
+     [](auto& spec, const auto& key, const auto& value) {
+         spec.reasons = valueOf<std::vector<std::string>>(key, value);
+     },
+     [](const auto& budget) {
+         std::vector<std::string> reasons;
+         for (const auto reason : budget.reasons)
+             reasons.emplace_back(core::toString(reason));
+         return sdbus::Variant(reasons);
+     }},
+    {"Schedule",
+     [](auto& spec, const auto& key, const auto& value) { spec.schedule = valueOf<std::string>(key, value); },
+     [](const auto& budget) { return sdbus::Variant(budget.window ? budget.window->schedule.text() : ""); }},
+    {"DurationUSec",
+     [](auto& spec, const auto& key, const auto& value) { spec.durationUsec = valueOf<uint64_t>(key, value); },
+     [](const auto& budget) { return sdbus::Variant(budget.window ? budget.window->durationUsec : uint64_t{0}); }},
+    {"TimeZone",
+     [](auto& spec, const auto& key, const auto& value) { spec.timeZone = valueOf<std::string>(key, value); },
+     [](const auto& budget) {
+         return sdbus::Variant(budget.window ? budget.window->timeZone : core::DisruptionBudget::Window{}.timeZone);
+     }},
+};
+
+std::string budgetKeyNames()
+{
+    std::string names;
+    for (const auto& key : kBudgetKeys)
+        names += (names.empty() ? "" : ", ") + std::string(key.name);
+    return names;
+}
+
 core::DisruptionBudget decodeBudget(const Dictionary& dictionary)
 {
     service::BudgetSpec spec;
     for (const auto& [key, value] : dictionary) {
-        if (key == "Value")
-            spec.value = valueOf<std::string>(key, value);
-        else if (key == "PeriodUSec")
-            spec.periodUsec = valueOf<uint64_t>(key, value);
-        else if (key == "Reasons")
-            spec.reasons = valueOf<std::vector<std::string>>(key, value);
-        else if (key == "Schedule")
-            spec.schedule = valueOf<std::string>(key, value);
-        else if (key == "DurationUSec")
-            spec.durationUsec = valueOf<uint64_t>(key, value);
-        else if (key == "TimeZone")
-            spec.timeZone = valueOf<std::string>(key, value);
-        else
-            throw dbus_codec::InvalidDictionary("unknown budget key \"" + key +
-                                                "\" (known: Value, PeriodUSec, Reasons, Schedule, DurationUSec, "
-                                                "TimeZone)");
+        const auto known = std::find_if(std::begin(kBudgetKeys), std::end(kBudgetKeys),
+                                        [&key](const BudgetKey& budgetKey) { return key == budgetKey.name; });
+        if (known == std::end(kBudgetKeys))
+            throw dbus_codec::InvalidDictionary("unknown budget key \"" + key + "\" (known: " + budgetKeyNames() +
+                                                ")");
+        known->decode(spec, key, value);
     }
     return service::checkedBudget(spec);
 }
@@ -86,6 +122,17 @@ service::PoolSpec decodePoolSpec(const Dictionary& dictionary)
         }
         return spec;
     });
+}
+
+std::vector<Dictionary> encodeBudgets(const std::vector<core::DisruptionBudget>& budgets)
+{
+    std::vector<Dictionary> dictionaries;
+    for (const auto& budget : budgets) {
+        Dictionary& dictionary = dictionaries.emplace_back();
+        for (const auto& key : kBudgetKeys)
+            dictionary.emplace(key.name, key.encode(budget));
+    }
+    return dictionaries;
 }
 
 Dictionary encodeAutoscaleStatus(const service::AutoscaleStatus& status)

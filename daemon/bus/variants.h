@@ -32,6 +32,11 @@ std::vector<PlanChangeStruct> encodePlanChanges(const std::vector<store::PlanCha
 // SetPool's dictionary; throws service::ResizeError(InvalidArgument).
 service::PoolSpec decodePoolSpec(const Dictionary& dictionary);
 
+// A pool's budgets as its Budgets property shows them: every key of
+// SetPool's, with the value SetPool assumes for one not given (Schedule ""
+// and DurationUSec 0 for no window).
+std::vector<Dictionary> encodeBudgets(const std::vector<core::DisruptionBudget>& budgets);
+
 // SetAutoscalePolicy's dictionary; throws service::ResizeError(InvalidArgument).
 core::autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary);
 

@@ -361,5 +361,43 @@ TEST_F(PoolTest, PoolObjectsArePublishedAndListed)
     EXPECT_TRUE(client().managedObjects().at(batchPath()).contains(poolInterface));
 }
 
+// Budgets shows every key of SetPool's, those not given with the values
+// SetPool assumed, and changes with PropertiesChanged.
+TEST_F(PoolTest, TheBudgetsPropertyShowsWhatSetPoolGaveWithEveryKey)
+{
+    client().setPool("batch", cpuCap(1000));
+    EXPECT_TRUE(entryOf<std::vector<Dictionary>>(batch(), "Budgets").empty());
+    const PropertiesRecorder changes(batchPath(), poolInterface);
+
+    const auto inAWindow = entryOf<std::vector<Dictionary>>(
+        noDisruptionsInAWindow("0 9 * * mon-fri", "Europe/Berlin"), "Budgets");
+    auto budgets = entryOf<std::vector<Dictionary>>(oneDisruptionPer(std::chrono::minutes(10)), "Budgets");
+    budgets.push_back(inAWindow.front());
+    client().setPool("batch", {{"Budgets", Variant(budgets)}});
+
+    const auto shown = entryOf<std::vector<Dictionary>>(batch(), "Budgets");
+    ASSERT_EQ(shown.size(), 2U);
+    EXPECT_EQ(entryOf<std::string>(shown[0], "Value"), "1");
+    EXPECT_EQ(entryOf<std::uint64_t>(shown[0], "PeriodUSec"), 600'000'000U);
+    EXPECT_EQ(entryOf<std::vector<std::string>>(shown[0], "Reasons"), std::vector<std::string>{"manual"});
+    EXPECT_EQ(entryOf<std::string>(shown[0], "Schedule"), "");
+    EXPECT_EQ(entryOf<std::uint64_t>(shown[0], "DurationUSec"), 0U);
+    EXPECT_EQ(entryOf<std::string>(shown[0], "TimeZone"), "UTC");
+    EXPECT_EQ(entryOf<std::string>(shown[1], "Value"), "0");
+    EXPECT_EQ(entryOf<std::uint64_t>(shown[1], "PeriodUSec"), 0U);
+    EXPECT_TRUE(entryOf<std::vector<std::string>>(shown[1], "Reasons").empty());
+    EXPECT_EQ(entryOf<std::string>(shown[1], "Schedule"), "0 9 * * mon-fri");
+    EXPECT_EQ(entryOf<std::uint64_t>(shown[1], "DurationUSec"), 3'600'000'000U);
+    EXPECT_EQ(entryOf<std::string>(shown[1], "TimeZone"), "Europe/Berlin");
+    EXPECT_TRUE(waitUntil([&] { return changes.valuesOf("Budgets").size() == 1; }, bound));
+
+    // A cap alone keeps them; an empty list clears them.
+    client().setPool("batch", cpuCap(2000));
+    EXPECT_EQ(entryOf<std::vector<Dictionary>>(batch(), "Budgets").size(), 2U);
+    client().setPool("batch", {{"Budgets", Variant(std::vector<Dictionary>{})}});
+    EXPECT_TRUE(entryOf<std::vector<Dictionary>>(batch(), "Budgets").empty());
+    EXPECT_TRUE(waitUntil([&] { return changes.valuesOf("Budgets").size() == 2; }, bound));
+}
+
 } // namespace
 } // namespace resized::integration
