@@ -28,13 +28,15 @@ Dictionary toDictionary(const UpdateOptions& options)
     return dictionary;
 }
 
-Dictionary toDictionary(const PoolCaps& caps)
+Dictionary toDictionary(const PoolChanges& changes)
 {
     Dictionary dictionary;
-    if (caps.cpuMillis)
-        dictionary.emplace("CpuMillis", *caps.cpuMillis);
-    if (caps.memoryMax)
-        dictionary.emplace("MemoryMax", *caps.memoryMax);
+    if (changes.cpuMillis)
+        dictionary.emplace("CpuMillis", *changes.cpuMillis);
+    if (changes.memoryMax)
+        dictionary.emplace("MemoryMax", *changes.memoryMax);
+    if (changes.budgets)
+        dictionary.emplace("Budgets", *changes.budgets);
     return dictionary;
 }
 
@@ -72,6 +74,13 @@ nlohmann::json toJson(const sdbus::Variant& value)
         return value.get<std::vector<std::string>>();
     if (type == "a{sv}")
         return toJson(value.get<Dictionary>());
+    if (type == "aa{sv}") {
+        // A pool's budgets.
+        auto dictionaries = nlohmann::json::array();
+        for (const auto& dictionary : value.get<std::vector<Dictionary>>())
+            dictionaries.push_back(toJson(dictionary));
+        return dictionaries;
+    }
     if (type == "a(stt)") {
         // The autoscaler's rate policies: (kind, value, period), as busctl
         // --json shows a struct.

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 #include <sdbus-c++/Types.h>
@@ -25,17 +26,19 @@ struct UpdateOptions {
     std::optional<std::string> pool;
 };
 
-// What `pool set` changes: the caps given (kUnlimited: none).
-struct PoolCaps {
-    std::optional<uint64_t> cpuMillis;
-    std::optional<uint64_t> memoryMax;
+// What `pool set` changes: the caps given (kUnlimited: none), and the
+// budgets given, which replace all of the pool's ([] clears them).
+struct PoolChanges {
+    std::optional<uint64_t> cpuMillis{};
+    std::optional<uint64_t> memoryMax{};
+    std::optional<std::vector<Dictionary>> budgets{};
 };
 
 // Only the keys a request names are sent: a missing key leaves that resource
 // (or option, or cap) as the daemon has it.
 Dictionary toDictionary(const core::Resources& resources);
 Dictionary toDictionary(const UpdateOptions& options);
-Dictionary toDictionary(const PoolCaps& caps);
+Dictionary toDictionary(const PoolChanges& changes);
 
 // An object as a List method names it (ListPools, ListPlans), with the
 // properties of its interface.

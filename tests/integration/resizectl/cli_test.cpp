@@ -240,6 +240,27 @@ TEST(ResizectlCli, PoolCapsAreReadAsTheLimitsOfSet)
     EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
 }
 
+// A budget is read before any call: one resizectl cannot read is status 4
+// even without a bus; one it can read gets as far as the bus (status 1).
+TEST(ResizectlCli, PoolBudgetsAreReadBeforeTheCall)
+{
+    const auto unreadable = resizectl({"pool", "set", "batch", "--budget", "2", "--budget", "2,10min"});
+    EXPECT_EQ(unreadable.exitStatus, 4);
+    EXPECT_THAT(unreadable.standardError, StartsWith("resizectl: --budget: '2,10min' is not a budget: "));
+    EXPECT_EQ(resizectl({"pool", "set", "batch", "--budget", "2", "--no-budgets"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"pool", "set", "batch", "--budget"}).exitStatus, 2);
+    for (const std::vector<std::string>& budgets :
+         {std::vector<std::string>{"--budget", "25%,period=1h30min", "--budget", "1,reasons=manual"},
+          std::vector<std::string>{"--no-budgets"}}) {
+        std::vector<std::string> arguments{"pool", "set", "batch"};
+        arguments.insert(arguments.end(), budgets.begin(), budgets.end());
+        const auto result = resizectl(arguments);
+        EXPECT_EQ(result.exitStatus, 1) << budgets.front();
+        EXPECT_THAT(result.standardError, StartsWith("resizectl: cannot connect to the system bus"));
+    }
+    EXPECT_THAT(resizectl({"pool", "set", "--help"}).standardOutput, HasSubstr("replace"));
+}
+
 TEST(ResizectlCli, PlanHasSubmitListStatusAndCancel)
 {
     EXPECT_EQ(resizectl({"plan"}).exitStatus, 2);

@@ -67,6 +67,10 @@ TEST_F(ResizectlTest, BashCompletesPoolCommandsAndPoolNames)
     EXPECT_THAT(complete("resizectl pool status "), UnorderedElementsAre("batch"));
     EXPECT_THAT(complete("resizectl pool remove b"), UnorderedElementsAre("batch"));
     EXPECT_THAT(complete("resizectl pool set batch --m"), UnorderedElementsAre("--memory", "--machine"));
+    EXPECT_THAT(complete("resizectl pool set batch --b"), UnorderedElementsAre("--budget"));
+    EXPECT_THAT(complete("resizectl pool set batch --no-b"), UnorderedElementsAre("--no-budgets"));
+    // A budget is the option's value, not the pool's name.
+    EXPECT_THAT(complete("resizectl pool set --budget 2 "), UnorderedElementsAre("batch"));
     EXPECT_THAT(complete("resizectl set web --cpus 1 --pool "), UnorderedElementsAre("batch"));
     EXPECT_THAT(complete("resizectl set web --po"), UnorderedElementsAre("--pool"));
 }

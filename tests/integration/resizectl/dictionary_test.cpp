@@ -62,17 +62,45 @@ TEST(OptionsDictionary, SendsAnEmptyPoolToLeaveOne)
     EXPECT_EQ(dictionary.at("Pool").get<std::string>(), "");
 }
 
-TEST(PoolCapsDictionary, SendsOnlyTheCapsGiven)
+TEST(PoolChangesDictionary, SendsOnlyTheCapsGiven)
 {
-    EXPECT_TRUE(toDictionary(PoolCaps{}).empty());
+    EXPECT_TRUE(toDictionary(PoolChanges{}).empty());
 
-    const Dictionary dictionary = toDictionary(PoolCaps{.cpuMillis = 1500, .memoryMax = std::nullopt});
+    const Dictionary dictionary = toDictionary(PoolChanges{.cpuMillis = 1500, .memoryMax = std::nullopt});
     ASSERT_EQ(dictionary.size(), 1u);
     EXPECT_EQ(dictionary.at("CpuMillis").peekValueType(), "t");
     EXPECT_EQ(dictionary.at("CpuMillis").get<uint64_t>(), 1500u);
 
-    const Dictionary uncapped = toDictionary(PoolCaps{.cpuMillis = std::nullopt, .memoryMax = core::kUnlimited});
+    const Dictionary uncapped = toDictionary(PoolChanges{.cpuMillis = std::nullopt, .memoryMax = core::kUnlimited});
     EXPECT_EQ(uncapped.at("MemoryMax").get<uint64_t>(), UINT64_MAX);
+}
+
+// No budgets given leaves the pool's; an empty list clears them.
+TEST(PoolChangesDictionary, SendsBudgetsOnlyWhenGivenEvenNone)
+{
+    EXPECT_FALSE(toDictionary(PoolChanges{.cpuMillis = 1500}).contains("Budgets"));
+
+    const Dictionary cleared = toDictionary(PoolChanges{.budgets = std::vector<Dictionary>{}});
+    ASSERT_EQ(cleared.size(), 1u);
+    EXPECT_EQ(cleared.at("Budgets").peekValueType(), "aa{sv}");
+    EXPECT_TRUE(cleared.at("Budgets").get<std::vector<Dictionary>>().empty());
+
+    const Dictionary two = toDictionary(
+        PoolChanges{.budgets = std::vector<Dictionary>{{{"Value", sdbus::Variant("2")}},
+                                                       {{"Value", sdbus::Variant("25%")}}}});
+    const auto budgets = two.at("Budgets").get<std::vector<Dictionary>>();
+    ASSERT_EQ(budgets.size(), 2u);
+    EXPECT_EQ(budgets[1].at("Value").get<std::string>(), "25%");
+}
+
+TEST(Json, ShowsABudgetListAsAnArrayOfObjects)
+{
+    const Dictionary pool{{"Budgets", sdbus::Variant(std::vector<Dictionary>{
+                                          {{"Value", sdbus::Variant("30%")},
+                                           {"PeriodUSec", sdbus::Variant(uint64_t{600'000'000})},
+                                           {"Reasons", sdbus::Variant(std::vector<std::string>{"manual"})}}})}};
+    EXPECT_EQ(toJson(pool), nlohmann::json::parse(R"({"Budgets": [{"Value": "30%", "PeriodUSec": 600000000,
+                                                                   "Reasons": ["manual"]}]})"));
 }
 
 TEST(Json, KeepsNumbersExactAndNestsDictionaries)

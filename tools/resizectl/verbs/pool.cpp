@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "arguments.h"
+#include "budget_argument.h"
 #include "core/quantity.h"
 #include "parsed_option.h"
 #include "pool_format.h"
@@ -16,9 +17,34 @@ namespace {
 
 using PoolEntry = sdbus::Struct<std::string, sdbus::ObjectPath>;
 
+// A budget that cannot be read is an invalid argument (exit status 4), as
+// one the daemon refuses is, rather than a usage error.
+Dictionary readBudget(const std::string& text)
+{
+    try {
+        return parseBudgetArgument(text);
+    } catch (const InvalidBudgetArgument& error) {
+        throw CommandError(ExitStatus::InvalidArgument, "--budget: '" + text + "' is not a budget: " + error.what());
+    }
+}
+
 struct SetRequest {
     std::string name;
-    PoolCaps caps;
+    PoolChanges changes;
+    // As written, read when the command runs (see readBudget).
+    std::vector<std::string> budgets;
+    bool noBudgets = false;
+
+    // SetPool's spec. Throws CommandError(InvalidArgument).
+    Dictionary spec() const
+    {
+        PoolChanges spec = changes;
+        if (noBudgets || !budgets.empty())
+            spec.budgets.emplace();
+        for (const auto& budget : budgets)
+            spec.budgets->push_back(readBudget(budget));
+        return toDictionary(spec);
+    }
 };
 
 std::vector<PoolEntry> listPoolEntries(Client& client)
@@ -72,18 +98,29 @@ void addPoolNameArgument(CLI::App& command, std::string& name)
 
 void addSetSubcommand(CLI::App& pool, VerbAction& selected)
 {
-    auto* command = pool.add_subcommand("set", "Create a pool, or change the caps of one");
+    auto* command = pool.add_subcommand("set", "Create a pool, or change its caps and disruption budgets");
     auto request = std::make_shared<SetRequest>();
     addPoolNameArgument(*command, request->name);
     auto* caps = command->add_option_group("Caps", "What to change; caps not named stay as they are");
-    addParsedOption(*caps, "--cpus,--cpu", request->caps.cpuMillis, core::parseCpuMillis, "a CPU quantity",
+    addParsedOption(*caps, "--cpus,--cpu", request->changes.cpuMillis, core::parseCpuMillis, "a CPU quantity",
                     "Cap on the sum of the members' CPU limits, in CPUs: 1.5, 2, or millicores: 1500m; "
                     "'max' for none")
         ->type_name("CPUS");
-    addParsedOption(*caps, "-m,--memory", request->caps.memoryMax, parseMemoryArgument, "a memory quantity",
+    addParsedOption(*caps, "-m,--memory", request->changes.memoryMax, parseMemoryArgument, "a memory quantity",
                     "Cap on the sum of the members' memory limits: 512m, 1.5g, 512Mi, bytes (k, m, g, Ki, Mi, Gi "
                     "are powers of 1024); 'max' for none")
         ->type_name("BYTES");
+    auto* budgets = command->add_option_group(
+        "Disruption budgets", "Given at all, they replace every budget the pool has; not given, they stay");
+    auto* budget =
+        budgets
+            ->add_option("--budget", request->budgets,
+                         "A disruption budget: VALUE[,period=TIME][,reasons=REASON[+REASON...]]"
+                         "[,schedule=CRON,duration=TIME[,timezone=ZONE]]; repeat for several")
+            ->type_name("SPEC")
+            ->allow_extra_args(false);
+    budgets->add_flag("--no-budgets", request->noBudgets, "Remove every disruption budget of the pool")
+        ->excludes(budget);
     command->footer(
         "A pool caps the sum of what its members are allocated, on top of the node's capacity: a\n"
         "change that would take a member's pool over a cap is refused as insufficient resources\n"
@@ -91,18 +128,29 @@ void addSetSubcommand(CLI::App& pool, VerbAction& selected)
         "above the cap itself is infeasible (exit status 7). A new pool has no caps but those\n"
         "given. Lowering a cap below what the members hold takes nothing from them: it refuses\n"
         "their raises until the pool has room for them.\n"
+        "A disruption is a change that lowers a member's CPU or memory limit. A budget allows at\n"
+        "most VALUE of them (a count, or a percent of the members rounded up) over the sliding\n"
+        "period (default 0: those in flight), for the reasons given (manual, autoscale, plan;\n"
+        "default all), and with a schedule (five cron fields) only in the window of `duration`\n"
+        "each time it fires on the clock of `timezone` (an IANA name, default UTC). TIME is a\n"
+        "time span: 90s, 10min, 1h30min, 2d. A change beyond the budgets is refused (exit status\n"
+        "15), or with `resizectl set --defer` waits. --budget replaces all of the pool's budgets\n"
+        "with those given; --no-budgets removes them. A budget resizectl cannot read, or that\n"
+        "resized refuses (a bad schedule or time zone), is an invalid argument (exit status 4).\n"
         "A workload joins a pool with `resizectl set WORKLOAD --pool POOL`, or by the label\n"
         "io.resized1.pool=POOL on its container.\n"
         "A pool's name is 1 to 63 letters, digits, '_', '.' and '-', beginning with a letter or a\n"
         "digit; another is an invalid argument (exit status 4).\n"
         "Examples:\n"
         "  resizectl pool set batch --cpus 4 --memory 8g\n"
-        "  resizectl pool set batch --memory max");
+        "  resizectl pool set batch --memory max\n"
+        "  resizectl pool set batch --budget 30%,period=10min \\\n"
+        "      --budget '0,reasons=autoscale,schedule=0 9 * * 1-5,duration=8h,timezone=Europe/Berlin'\n"
+        "  resizectl pool set batch --no-budgets");
     command->callback([&selected, request] {
         selected = [request](Session& session) {
-            session.client().call([&](ManagerProxy& manager) {
-                manager.SetPool(request->name, toDictionary(request->caps));
-            });
+            const Dictionary spec = request->spec();
+            session.client().call([&](ManagerProxy& manager) { manager.SetPool(request->name, spec); });
             return ExitStatus::Success;
         };
     });
