@@ -1,10 +1,14 @@
 #include "pool_format.h"
 
+#include <chrono>
 #include <cstdint>
+#include <limits>
 
+#include "budget_argument.h"
 #include "core/quantity.h"
 #include "quantity_format.h"
 #include "status_format.h"
+#include "time_format.h"
 
 namespace resized::ctl {
 
@@ -44,12 +48,43 @@ std::string describeAllocation(const Dictionary& properties, const PoolResource&
     return allocated + " of " + formatProperty(properties, resource.capacityKey, resource.format) + " allocated";
 }
 
-std::string joinLines(const std::vector<std::string>& lines)
+std::string joined(const std::vector<std::string>& words, const char* separator)
 {
     std::string text;
-    for (const auto& line : lines)
-        text += (text.empty() ? "" : "\n") + line;
+    for (const auto& word : words)
+        text += (text.empty() ? "" : separator) + word;
     return text;
+}
+
+// "30% per 10min for manual, autoscale; schedule \"0 9 * * 1-5\" for 8h
+// (Europe/Berlin)": the schedule as written, not read back into words.
+std::string describeBudget(const Dictionary& budget)
+{
+    using namespace budget_key;
+    std::string text = lookup<std::string>(budget, kValue, "?");
+    const uint64_t period = lookup<uint64_t>(budget, kPeriod);
+    // A period of 0 counts only the disruptions in flight.
+    text += period == 0 ? " at a time" : " per " + formatTimespan(std::chrono::microseconds(period));
+    // Without reasons the budget counts every one.
+    if (const auto reasons = lookup<std::vector<std::string>>(budget, kReasons); !reasons.empty())
+        text += " for " + joined(reasons, ", ");
+    if (const auto schedule = lookup<std::string>(budget, kSchedule); !schedule.empty())
+        text += "; schedule \"" + schedule + "\" for " +
+                formatTimespan(std::chrono::microseconds(lookup<uint64_t>(budget, kDuration))) + " (" +
+                lookup<std::string>(budget, kTimeZone, "UTC") + ")";
+    return text;
+}
+
+// For reason manual, as `resizectl set` would be counted; UINT32_MAX when
+// no budget applies now (outside every window, or none for manual).
+std::string describeAllowedDisruptions(const Dictionary& properties)
+{
+    const auto allowed = find<uint32_t>(properties, "AllowedDisruptions");
+    if (!allowed)
+        return "-";
+    if (*allowed == std::numeric_limits<uint32_t>::max())
+        return "no limit now";
+    return std::to_string(*allowed) + " now";
 }
 
 }  // namespace
@@ -67,12 +102,18 @@ Table makePoolTable(const std::vector<ListedPool>& pools)
 std::string formatPoolBlock(const ListedPool& pool)
 {
     const auto members = lookup<std::vector<std::string>>(pool.properties, "Members");
-    // AllowedDisruptions is left out: without disruption budgets, which the
-    // daemon does not take yet, it is always unlimited.
-    return formatFieldBlock(lookup<std::string>(pool.properties, "Name"),
-                            {{"CPU", describeAllocation(pool.properties, kCpu)},
-                             {"Memory", describeAllocation(pool.properties, kMemory)},
-                             {"Members", members.empty() ? "none" : joinLines(members)}});
+    std::vector<StatusField> fields{{"CPU", describeAllocation(pool.properties, kCpu)},
+                                    {"Memory", describeAllocation(pool.properties, kMemory)},
+                                    {"Members", members.empty() ? "none" : joined(members, "\n")}};
+    // A pool without budgets allows any number of disruptions: nothing to show.
+    if (const auto budgets = lookup<std::vector<Dictionary>>(pool.properties, "Budgets"); !budgets.empty()) {
+        std::vector<std::string> lines;
+        for (const auto& budget : budgets)
+            lines.push_back(describeBudget(budget));
+        fields.emplace_back("Budgets", joined(lines, "\n"));
+        fields.emplace_back("Allowed disruptions", describeAllowedDisruptions(pool.properties));
+    }
+    return formatFieldBlock(lookup<std::string>(pool.properties, "Name"), fields);
 }
 
 }  // namespace resized::ctl

@@ -18,7 +18,9 @@ using ListedPool = BusObject;
 Table makePoolTable(const std::vector<ListedPool>& pools);
 
 // "● NAME", then the allocations against the caps and the members, one a
-// line, the way `systemctl status` lists a unit's triggers.
+// line, the way `systemctl status` lists a unit's triggers; then, for a
+// pool with disruption budgets, the budgets, one a line, and how many
+// disruptions of reason manual they allow now.
 std::string formatPoolBlock(const ListedPool& pool);
 
 }  // namespace resized::ctl

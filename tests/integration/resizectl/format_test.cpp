@@ -186,6 +186,48 @@ TEST(PoolBlock, ShowsTheCapsAndListsTheMembers)
     EXPECT_NE(formatPoolBlock(examplePool({})).find("Members: none\n"), std::string::npos);
 }
 
+Dictionary exampleBudget(const std::string& value, uint64_t periodUsec, std::vector<std::string> reasons,
+                         const std::string& schedule, uint64_t durationUsec, const std::string& timeZone)
+{
+    return {{"Value", sdbus::Variant(value)},
+            {"PeriodUSec", sdbus::Variant(periodUsec)},
+            {"Reasons", sdbus::Variant(std::move(reasons))},
+            {"Schedule", sdbus::Variant(schedule)},
+            {"DurationUSec", sdbus::Variant(durationUsec)},
+            {"TimeZone", sdbus::Variant(timeZone)}};
+}
+
+TEST(PoolBlock, ShowsTheBudgetsOneALineAndWhatTheyAllowNow)
+{
+    ListedPool pool = examplePool({"web"});
+    pool.properties["Budgets"] = sdbus::Variant(std::vector<Dictionary>{
+        exampleBudget("30%", 600'000'000, {"manual", "autoscale"}, "0 9 * * 1-5", 28'800'000'000, "Europe/Berlin"),
+        exampleBudget("2", 0, {}, "", 0, "UTC")});
+    pool.properties["AllowedDisruptions"] = sdbus::Variant(uint32_t{1});
+    EXPECT_EQ(formatPoolBlock(pool),
+              "● batch\n"
+              "                    CPU: 1500m of 4 allocated\n"
+              "                 Memory: 768Mi allocated, no cap\n"
+              "                Members: web\n"
+              "                Budgets: 30% per 10min for manual, autoscale; schedule \"0 9 * * 1-5\" for 8h "
+              "(Europe/Berlin)\n"
+              "                         2 at a time\n"
+              "    Allowed disruptions: 1 now\n");
+
+    // Outside every window (or with none for manual) nothing limits now.
+    pool.properties["AllowedDisruptions"] = sdbus::Variant(UINT32_MAX);
+    EXPECT_NE(formatPoolBlock(pool).find("Allowed disruptions: no limit now\n"), std::string::npos);
+}
+
+// Without budgets AllowedDisruptions is always "no limit": not worth a line.
+TEST(PoolBlock, LeavesBudgetsOutWhenThereAreNone)
+{
+    ListedPool pool = examplePool({"web"});
+    pool.properties["Budgets"] = sdbus::Variant(std::vector<Dictionary>{});
+    EXPECT_EQ(formatPoolBlock(pool).find("udgets"), std::string::npos);
+    EXPECT_EQ(formatPoolBlock(pool).find("disruptions"), std::string::npos);
+}
+
 TEST(PoolJson, KeepsThePropertiesExactAndAddsTheObjectPath)
 {
     const auto json = toJson(examplePool({"web"}));

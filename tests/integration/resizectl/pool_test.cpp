@@ -78,6 +78,75 @@ TEST_F(ResizectlTest, APoolCapsItsMembersUntilTheyLeaveOrItIsRemoved)
     EXPECT_EQ(again.standardError, "resizectl: no pool is named \"batch\"\n");
 }
 
+TEST_F(ResizectlTest, PoolSetReplacesTheBudgetsWhichPoolStatusShows)
+{
+    expectExit(resizectl({"pool", "set", "batch", "--cpus", "1"}), 0);
+    // The window's budget counts autoscale only: manual changes see the
+    // other one whatever the time in Berlin.
+    expectExit(resizectl({"pool", "set", "batch", "--budget", "2,period=10min", "--budget",
+                          "1,reasons=autoscale+plan,schedule=0 9 * * 1-5,duration=8h,timezone=Europe/Berlin"}),
+               0);
+
+    const auto status = resizectl({"pool", "status", "batch"});
+    expectExit(status, 0);
+    EXPECT_THAT(status.standardOutput, HasSubstr("CPU: 0 of 1 allocated\n"));
+    EXPECT_THAT(status.standardOutput, HasSubstr("Budgets: 2 per 10min\n"));
+    EXPECT_THAT(status.standardOutput,
+                HasSubstr(" 1 at a time for autoscale, plan; schedule \"0 9 * * 1-5\" for 8h (Europe/Berlin)\n"));
+    EXPECT_THAT(status.standardOutput, HasSubstr("Allowed disruptions: 2 now\n"));
+
+    const auto budgets = resizectlJson({"pool", "status", "batch"})["Budgets"];
+    EXPECT_EQ(budgets, nlohmann::json::parse(R"([
+        {"Value": "2", "PeriodUSec": 600000000, "Reasons": [], "Schedule": "", "DurationUSec": 0,
+         "TimeZone": "UTC"},
+        {"Value": "1", "PeriodUSec": 0, "Reasons": ["autoscale", "plan"], "Schedule": "0 9 * * 1-5",
+         "DurationUSec": 28800000000, "TimeZone": "Europe/Berlin"}])"));
+    EXPECT_EQ(resizectlJson({"pool", "list"})[0]["Budgets"], budgets);
+
+    // Given again, the budgets replace all of those before; the cap stays.
+    expectExit(resizectl({"pool", "set", "batch", "--budget", "25%"}), 0);
+    const auto replaced = resizectlJson({"pool", "status", "batch"});
+    ASSERT_EQ(replaced["Budgets"].size(), 1u);
+    EXPECT_EQ(replaced["Budgets"][0]["Value"], "25%");
+    EXPECT_EQ(replaced["CpuCapacityMillis"], 1000u);
+    // Not given, they stay.
+    expectExit(resizectl({"pool", "set", "batch", "--cpus", "2"}), 0);
+    EXPECT_EQ(resizectlJson({"pool", "status", "batch"})["Budgets"], replaced["Budgets"]);
+
+    expectExit(resizectl({"pool", "set", "batch", "--no-budgets"}), 0);
+    EXPECT_EQ(resizectlJson({"pool", "status", "batch"})["Budgets"], nlohmann::json::array());
+    const auto cleared = resizectl({"pool", "status", "batch"});
+    EXPECT_THAT(cleared.standardOutput, Not(HasSubstr("Budgets:")));
+    EXPECT_THAT(cleared.standardOutput, Not(HasSubstr("Allowed disruptions:")));
+}
+
+TEST_F(ResizectlTest, ABudgetResizectlOrTheDaemonRefusesIsStatus4AndChangesNothing)
+{
+    expectExit(resizectl({"pool", "set", "batch", "--budget", "2"}), 0);
+    const auto before = resizectlJson({"pool", "status", "batch"})["Budgets"];
+
+    // The daemon reads the schedule, and says what is wrong with it.
+    const auto badSchedule =
+        resizectl({"pool", "set", "batch", "--budget", "1,schedule=0 25 * * *,duration=1h", "--cpus", "1"});
+    expectExit(badSchedule, 4);
+    EXPECT_THAT(badSchedule.standardError, StartsWith("resizectl: "));
+    EXPECT_THAT(badSchedule.standardError, HasSubstr("hour field \"25\""));
+    const auto badZone = resizectl({"pool", "set", "batch", "--budget", "1,schedule=@daily,duration=1h,timezone=Mars/Olympus"});
+    expectExit(badZone, 4);
+    EXPECT_THAT(badZone.standardError, HasSubstr("Mars/Olympus"));
+
+    // resizectl reads the rest, before it asks anything.
+    const auto badSpec = resizectl({"pool", "set", "batch", "--budget", "2,every=10min"});
+    expectExit(badSpec, 4);
+    EXPECT_EQ(badSpec.standardError, "resizectl: --budget: '2,every=10min' is not a budget: unknown key 'every' "
+                                     "(keys: period, reasons, schedule, duration, timezone)\n");
+    expectExit(resizectl({"pool", "set", "batch", "--budget", "1,period=soon"}), 4);
+
+    const auto after = resizectlJson({"pool", "status", "batch"});
+    EXPECT_EQ(after["Budgets"], before);
+    EXPECT_EQ(after["CpuCapacityMillis"].get<uint64_t>(), UINT64_MAX);
+}
+
 TEST_F(ResizectlTest, AnUnknownPoolIsStatus14AndABadNameStatus4)
 {
     const ScopedContainer container(podman(), containerName());
