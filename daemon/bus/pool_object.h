@@ -26,7 +26,8 @@ private:
     uint64_t MemoryAllocated() override { return status_.allocated.memory; }
     std::vector<std::string> Members() override { return status_.members; }
     std::vector<std::map<std::string, sdbus::Variant>> Budgets() override;
-    // Read when asked: budgets free with time, which no event announces.
+    // Read when asked, exact to the microsecond; announced within the budget
+    // clock's accuracy when it changes with time alone.
     uint32_t AllowedDisruptions() override;
 
     service::Pools& pools_;

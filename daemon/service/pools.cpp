@@ -56,6 +56,13 @@ core::DisruptionBudget checkedBudget(const BudgetSpec& spec)
             throw invalid("unknown disruption reason \"" + name + "\" (known: manual, autoscale, plan)");
         budget->reasons.insert(*reason);
     }
+    // No window, as the Budgets property shows one: an entry read there can
+    // be given back as it is.
+    if (spec.schedule && spec.schedule->empty()) {
+        if (spec.durationUsec.value_or(0) != 0)
+            throw invalid("a budget without a Schedule has no DurationUSec");
+        return *budget;
+    }
     if (spec.schedule.has_value() != spec.durationUsec.has_value())
         throw invalid("a budget's Schedule and DurationUSec come together: its window opens when the schedule "
                       "fires and lasts that long");

@@ -391,6 +391,13 @@ TEST_F(PoolTest, TheBudgetsPropertyShowsWhatSetPoolGaveWithEveryKey)
     EXPECT_EQ(entryOf<std::string>(shown[1], "TimeZone"), "Europe/Berlin");
     EXPECT_TRUE(waitUntil([&] { return changes.valuesOf("Budgets").size() == 1; }, bound));
 
+    // What it shows can be given back as it is, which changes nothing.
+    client().setPool("batch", {{"Budgets", Variant(shown)}});
+    const auto givenBack = entryOf<std::vector<Dictionary>>(batch(), "Budgets");
+    ASSERT_EQ(givenBack.size(), 2U);
+    EXPECT_EQ(entryOf<std::string>(givenBack[0], "Schedule"), "");
+    EXPECT_EQ(entryOf<std::string>(givenBack[1], "Schedule"), "0 9 * * mon-fri");
+
     // A cap alone keeps them; an empty list clears them.
     client().setPool("batch", cpuCap(2000));
     EXPECT_EQ(entryOf<std::vector<Dictionary>>(batch(), "Budgets").size(), 2U);
