@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <functional>
 #include <limits>
 #include <optional>
 #include <string>
@@ -31,6 +32,28 @@ class PoolTest : public DaemonTest
     static sdbus::ObjectPath batchPath() { return sdbus::ObjectPath("/io/resized1/pool/batch"); }
     static Dictionary cpuCap(std::uint64_t millis) { return {{"CpuMillis", Variant(millis)}}; }
     static Dictionary inPool(const std::string& pool) { return {{"Pool", Variant(pool)}}; }
+
+    // Pools "big" and "small", and `holder` holding every CPU of the node
+    // until leaveRoom().
+    void twoPoolsOnAFullNode(const ScopedContainer& holder)
+    {
+        client().setPool("big", {});
+        client().setPool("small", {});
+        client().updateResources(holder.name(), ResourceValues{.cpuMillis = cpuCapacity()});
+    }
+    // Lowers the holder so that `millis` of the node's CPU are free.
+    void leaveRoom(const ScopedContainer& holder, std::uint64_t millis)
+    {
+        client().updateResources(holder.name(), ResourceValues{.cpuMillis = cpuCapacity() - millis});
+    }
+    static std::function<bool()> holds100(const ScopedContainer& container)
+    {
+        return [&container] { return CgroupLimits::read(container.cgroupPath()).cpuMillis() == 100U; };
+    }
+
+    const Dictionary defer{{"Defer", Variant(true)}};
+    const std::string bigLabel = "--label=io.resized1.pool=big";
+    const std::string smallLabel = "--label=io.resized1.pool=small";
 };
 
 // A pool whose budget allows no disruption in a window of an hour opened by
@@ -172,30 +195,20 @@ TEST_F(PoolTest, RaisingTheCapLetsADeferredMemberInAndRemovingThePoolFreesItsMem
 // across the node would give both chances below to the big pool.
 TEST_F(PoolTest, ASmallPoolsDeferredChangeIsServedWhileABigPoolKeepsAsking)
 {
-    client().setPool("big", {});
-    client().setPool("small", {});
-    const std::string bigLabel = "--label=io.resized1.pool=big";
+    const auto holder = runContainer("holder");
+    twoPoolsOnAFullNode(holder);
     const auto big1 = runContainer("big1", {bigLabel});
     const auto big2 = runContainer("big2", {bigLabel});
     const auto big3 = runContainer("big3", {bigLabel});
-    const std::vector<const ScopedContainer*> big{&big1, &big2, &big3};
-    const auto small = runContainer("small1", {"--label=io.resized1.pool=small"});
-    const auto holder = runContainer("holder");
-    const std::uint64_t capacity = cpuCapacity();
-    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity});
-    const Dictionary defer{{"Defer", Variant(true)}};
-    for (const auto* container : big)
+    const auto small = runContainer("small1", {smallLabel});
+    for (const auto* container : {&big1, &big2, &big3, &small})
         client().updateResources(container->name(), ResourceValues{.cpuMillis = 100}, defer);
-    client().updateResources(small.name(), ResourceValues{.cpuMillis = 100}, defer);
-    const auto holds100 = [](const ScopedContainer& container) {
-        return [&container] { return CgroupLimits::read(container.cgroupPath()).cpuMillis() == 100U; };
-    };
 
     // Room for one: the round begins with the first pool, big.
-    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity - 100});
+    leaveRoom(holder, 100);
     ASSERT_TRUE(waitUntil(holds100(big1), bound));
     // Room for one more: small's turn, though big asked first.
-    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity - 200});
+    leaveRoom(holder, 200);
 
     EXPECT_TRUE(waitUntil(holds100(small), bound));
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big2.name()), "UpdateState"), "deferred");
@@ -207,26 +220,21 @@ TEST_F(PoolTest, ASmallPoolsDeferredChangeIsServedWhileABigPoolKeepsAsking)
 // taken the room.
 TEST_F(PoolTest, ASmallPoolsDeferredPlanIsServedInItsTurnWhileABigPoolKeepsAsking)
 {
-    client().setPool("big", {});
-    client().setPool("small", {});
-    const std::string bigLabel = "--label=io.resized1.pool=big";
+    const auto holder = runContainer("holder");
+    twoPoolsOnAFullNode(holder);
     const auto big1 = runContainer("big1", {bigLabel});
     const auto big2 = runContainer("big2", {bigLabel});
-    const auto small = runContainer("small1", {"--label=io.resized1.pool=small"});
-    const auto holder = runContainer("holder");
-    const std::uint64_t capacity = cpuCapacity();
-    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity});
-    const Dictionary defer{{"Defer", Variant(true)}};
+    const auto small = runContainer("small1", {smallLabel});
     const auto plan = client().submitPlan({{small.name(), ResourceValues{.cpuMillis = 100}.toDictionary()}}, defer);
-    client().updateResources(big1.name(), ResourceValues{.cpuMillis = 100}, defer);
-    client().updateResources(big2.name(), ResourceValues{.cpuMillis = 100}, defer);
+    for (const auto* container : {&big1, &big2})
+        client().updateResources(container->name(), ResourceValues{.cpuMillis = 100}, defer);
 
     // Room for one: the round begins with the first pool, big.
-    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity - 100});
-    ASSERT_TRUE(waitUntil([&] { return CgroupLimits::read(big1.cgroupPath()).cpuMillis() == 100U; }, bound));
+    leaveRoom(holder, 100);
+    ASSERT_TRUE(waitUntil(holds100(big1), bound));
     EXPECT_EQ(entryOf<std::string>(client().planProperties(plan), "State"), "pending");
     // Room for one more: small's turn, which its plan takes.
-    client().updateResources(holder.name(), ResourceValues{.cpuMillis = capacity - 200});
+    leaveRoom(holder, 200);
 
     EXPECT_TRUE(waitUntil(
         [&] { return entryOf<std::string>(client().planProperties(plan), "State") == "succeeded"; }, bound));
