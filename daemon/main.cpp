@@ -119,7 +119,9 @@ int run(const resized::CommandLine& commandLine)
     autoscaler.start();
     metrics.publishRecommendations([&autoscaler] { return autoscaler.recommendations(); });
 
-    service::Pools pools(store, [&manager] { manager.poolsChanged(); });
+    service::Pools pools(
+        store, [&manager] { manager.poolsChanged(); },
+        [&manager](const store::PoolRecord& pool) { return manager.poolAllocated(pool); });
     pools.declare(loadPoolFiles(settings.poolDirectory));
     service::Plans plans(loop, store, manager);
 

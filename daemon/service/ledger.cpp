@@ -27,14 +27,18 @@ Ledger::Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet no
 core::NodeBudget Ledger::budget()
 {
     core::Amounts allocated = store_.allocatedTotal();
-    for (const auto& [name, amounts] : unheld_)
-        allocated = allocated + amounts;
+    for (const auto& [name, unheld] : unheld_)
+        allocated = allocated + unheld.amounts;
     return {capacity_, allocated, store_.reservedTotal()};
 }
 
 core::NodeBudget Ledger::poolBudget(const store::PoolRecord& pool)
 {
-    return {pool.cap, store_.poolAllocated(pool.name), store_.poolReserved(pool.name)};
+    core::Amounts allocated = store_.poolAllocated(pool.name);
+    for (const auto& [name, unheld] : unheld_)
+        if (unheld.pool == pool.name)
+            allocated = allocated + unheld.amounts;
+    return {pool.cap, allocated, store_.poolReserved(pool.name)};
 }
 
 std::optional<core::AdmissionDecision> Ledger::refuseCpus(const AdmissionQuestion& question) const
@@ -171,27 +175,27 @@ PlanAdmission Ledger::assessPlan(const std::vector<AdmissionQuestion>& questions
     return admission;
 }
 
-bool Ledger::countUnheld(const std::string& workload, const core::Amounts& amounts)
+bool Ledger::countUnheld(const std::string& workload, const UnheldWorkload& unheld)
 {
-    auto [entry, added] = unheld_.try_emplace(workload, amounts);
+    auto [entry, added] = unheld_.try_emplace(workload, unheld);
     if (added)
         return true;
-    if (entry->second == amounts)
+    if (entry->second == unheld)
         return false;
-    entry->second = amounts;
+    entry->second = unheld;
     return true;
 }
 
 bool Ledger::dropUnheld(const std::string& workload) { return unheld_.erase(workload) > 0; }
 
-bool Ledger::replaceUnheld(std::map<std::string, core::Amounts> unheld)
+bool Ledger::replaceUnheld(std::map<std::string, UnheldWorkload> unheld)
 {
     const bool changed = unheld != unheld_;
     unheld_ = std::move(unheld);
     return changed;
 }
 
-std::optional<core::Amounts> Ledger::unheld(const std::string& workload) const
+std::optional<UnheldWorkload> Ledger::unheld(const std::string& workload) const
 {
     const auto found = unheld_.find(workload);
     if (found == unheld_.end())

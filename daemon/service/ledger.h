@@ -57,12 +57,24 @@ struct PlanAdmission {
 // resized holds nothing for, what its cgroup holds now. Admission is
 // hierarchical (design.md §1b): the node, then the workload's pool, whose
 // allocation is the sum its members hold in the store.
+// A workload with a cgroup and no allocation held by resized (a container
+// it does not manage, or one whose allocation was released), at what its
+// cgroup holds, in the pool it names (its label; "" for none).
+struct UnheldWorkload {
+    core::Amounts amounts;
+    std::string pool;
+
+    bool operator==(const UnheldWorkload&) const = default;
+};
+
 class Ledger {
 public:
     Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus);
 
     core::NodeBudget budget();
-    // The pool's budget: its cap, what its members hold and reserve.
+    // The pool's budget: its cap, what its members hold and reserve, with
+    // the unheld workloads that name it at what their cgroups hold, as the
+    // node counts them.
     core::NodeBudget poolBudget(const store::PoolRecord& pool);
     const core::Amounts& capacity() const { return capacity_; }
     const core::CpuSet& nodeCpus() const { return nodeCpus_; }
@@ -79,12 +91,12 @@ public:
     // the workloads in none) do not cover.
     PlanAdmission assessPlan(const std::vector<AdmissionQuestion>& questions);
 
-    // Workloads with a cgroup and no allocation held by resized, at what
-    // their cgroups hold. Returns whether the figure changed.
-    bool countUnheld(const std::string& workload, const core::Amounts& amounts);
+    // Counted on the node and in their pools. Returns whether the figures
+    // changed.
+    bool countUnheld(const std::string& workload, const UnheldWorkload& unheld);
     bool dropUnheld(const std::string& workload);
-    bool replaceUnheld(std::map<std::string, core::Amounts> unheld);
-    std::optional<core::Amounts> unheld(const std::string& workload) const;
+    bool replaceUnheld(std::map<std::string, UnheldWorkload> unheld);
+    std::optional<UnheldWorkload> unheld(const std::string& workload) const;
 
 private:
     // A cpuset the node or the workload's parent cannot give.
@@ -96,7 +108,7 @@ private:
     store::StateStore& store_;
     core::Amounts capacity_;
     core::CpuSet nodeCpus_;
-    std::map<std::string, core::Amounts> unheld_;
+    std::map<std::string, UnheldWorkload> unheld_;
 };
 
 }  // namespace resized::service

@@ -87,8 +87,9 @@ core::DisruptionBudget checkedBudget(const BudgetSpec& spec)
     return *budget;
 }
 
-Pools::Pools(store::StateStore& store, std::function<void()> changed)
-    : store_(store), changed_(std::move(changed))
+Pools::Pools(store::StateStore& store, std::function<void()> changed,
+             std::function<core::Amounts(const store::PoolRecord&)> allocatedIn)
+    : store_(store), changed_(std::move(changed)), allocatedIn_(std::move(allocatedIn))
 {
 }
 
@@ -155,7 +156,8 @@ PoolStatus Pools::status(const std::string& name)
     if (!pool)
         throw noSuchPool(name);
     const auto allowed = allowedDisruptions(store_, *pool, core::DisruptionReason::Manual, nowUsec());
-    return {std::move(*pool), store_.poolAllocated(name), store_.poolMembers(name), allowed};
+    const core::Amounts allocated = allocatedIn_(*pool);
+    return {std::move(*pool), allocated, store_.poolMembers(name), allowed};
 }
 
 }  // namespace resized::service

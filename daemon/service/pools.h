@@ -53,8 +53,10 @@ struct PoolStatus {
 class Pools {
 public:
     // `changed` is called after every change of a pool: a cap raised or a
-    // pool removed may let waiting updates in.
-    Pools(store::StateStore& store, std::function<void()> changed);
+    // pool removed may let waiting updates in. `allocatedIn` is what the
+    // ledger counts in a pool.
+    Pools(store::StateStore& store, std::function<void()> changed,
+          std::function<core::Amounts(const store::PoolRecord&)> allocatedIn);
 
     // Creates or changes the pool. Throws ResizeError(InvalidArgument) for a
     // name that cannot be one.
@@ -75,6 +77,7 @@ public:
 private:
     store::StateStore& store_;
     std::function<void()> changed_;
+    std::function<core::Amounts(const store::PoolRecord&)> allocatedIn_;
 };
 
 }  // namespace resized::service

@@ -234,14 +234,19 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         // Counted in the budget at what its cgroup holds, also when no event
         // or pass has told the ledger about it yet.
         question.held = core::allocationOf(assessment.baseline);
-        unheld_.count(target.name, target.instance->cgroupPath, question.held);
+        unheld_.count(*target.instance, question.held);
     }
     question.wanted = core::allocationOf(assessment.baseline.overlaidWith(assessment.desired));
     question.disruption = core::isDisruption(assessment.baseline, assessment.baseline.overlaidWith(assessment.desired));
     question.reason = disruptionReasonOf(actor);
     question.nowUsec = nowUsec();
     question.pool = record.pool();
-    question.countedInPool = target.record && target.record->holdsAllocation && target.record->pool() == question.pool;
+    // What it holds counts in its pool already: the allocation's pool, or
+    // the one an unheld workload names.
+    if (record.holdsAllocation)
+        question.countedInPool = target.record && target.record->pool() == question.pool;
+    else if (const auto unheld = ledger_.unheld(target.name))
+        question.countedInPool = unheld->pool == question.pool;
     question.allowedCpus = request.allowedCpus;
     if (target.hasCgroup() && request.allowedCpus && !request.allowedCpus->empty())
         question.parentCpus = drivers_.forCgroup(target.instance->cgroupPath).parentCpus(target.instance->cgroupPath);

@@ -152,6 +152,8 @@ public:
     void reload(const Settings& settings);
 
     core::NodeBudget budget();
+    // What the pool's members hold, and the unheld workloads that name it.
+    core::Amounts poolAllocated(const store::PoolRecord& pool) { return ledger_.poolBudget(pool).allocated; }
     // A pool was set or removed: what waits for capacity may fit now.
     void poolsChanged()
     {

@@ -5,6 +5,16 @@
 #include <utility>
 
 namespace resized::service {
+namespace {
+
+// The pool an unheld workload names: its record's Pool option (kept when its
+// allocation was released), or else its label.
+std::string poolNamed(const std::optional<store::WorkloadRecord>& record, const Instance& instance)
+{
+    return record && record->poolOption ? *record->poolOption : instance.poolLabel;
+}
+
+}  // namespace
 
 UnheldWorkloads::UnheldWorkloads(Ledger& ledger, store::StateStore& store, cgroup::DriverSelector& drivers)
     : ledger_(ledger), store_(store), drivers_(drivers)
@@ -16,19 +26,19 @@ core::Amounts UnheldWorkloads::readHeld(const std::string& cgroupPath)
     return core::allocationOf(drivers_.forCgroup(cgroupPath).read(cgroupPath));
 }
 
-bool UnheldWorkloads::count(const std::string& name, const std::string& cgroupPath, const core::Amounts& held)
+bool UnheldWorkloads::count(const Instance& instance, const core::Amounts& held)
 {
-    cgroups_[name] = cgroupPath;
-    return ledger_.countUnheld(name, held);
+    const std::string name = instance.name.canonical();
+    cgroups_[name] = instance.cgroupPath;
+    return ledger_.countUnheld(name, {held, poolNamed(store_.find(name), instance)});
 }
 
 bool UnheldWorkloads::count(const Instance& instance)
 {
-    const std::string name = instance.name.canonical();
     try {
-        return count(name, instance.cgroupPath, readHeld(instance.cgroupPath));
+        return count(instance, readHeld(instance.cgroupPath));
     } catch (const cgroup::CgroupError& error) {
-        spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
+        spdlog::warn("{}: cannot read its cgroup: {}", instance.name.canonical(), error.what());
         return false;
     }
 }
@@ -41,13 +51,13 @@ bool UnheldWorkloads::drop(const std::string& name)
 
 bool UnheldWorkloads::replace(const std::vector<Instance>& instances, const std::set<std::string>& kept)
 {
-    std::map<std::string, core::Amounts> unheld;
+    std::map<std::string, UnheldWorkload> unheld;
     std::map<std::string, std::string> cgroups;
     for (const auto& name : kept) {
-        const auto amounts = ledger_.unheld(name);
+        const auto counted = ledger_.unheld(name);
         const auto cgroup = cgroups_.find(name);
-        if (amounts && cgroup != cgroups_.end()) {
-            unheld.emplace(name, *amounts);
+        if (counted && cgroup != cgroups_.end()) {
+            unheld.emplace(name, *counted);
             cgroups.insert(*cgroup);
         }
     }
@@ -59,7 +69,7 @@ bool UnheldWorkloads::replace(const std::vector<Instance>& instances, const std:
         if (record && record->holdsAllocation)
             continue;
         try {
-            unheld.emplace(name, readHeld(instance.cgroupPath));
+            unheld.emplace(name, UnheldWorkload{readHeld(instance.cgroupPath), poolNamed(record, instance)});
             cgroups.emplace(name, instance.cgroupPath);
         } catch (const cgroup::CgroupError& error) {
             spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
@@ -78,7 +88,8 @@ void UnheldWorkloads::reread()
     readAt_ = now;
     for (const auto& [name, cgroupPath] : cgroups_) {
         try {
-            ledger_.countUnheld(name, readHeld(cgroupPath));
+            if (const auto counted = ledger_.unheld(name))
+                ledger_.countUnheld(name, {readHeld(cgroupPath), counted->pool});
         } catch (const cgroup::CgroupError&) {
             // Gone with its container: the stop event or the next pass drops it.
         }

@@ -16,7 +16,8 @@ namespace resized::service {
 
 // The workloads with a cgroup that resized holds no allocation for: every
 // container it does not manage, and managed ones whose allocation was
-// released. They count in the ledger at what their cgroups hold, and a
+// released. They count in the ledger at what their cgroups hold, on the node
+// and in the pool they name (design.md §1b: a label makes a member), and a
 // `podman update` by hand tells no one, so the cgroups are read again
 // before a decision. Each change of the ledger's figure is reported by the
 // return value: the caller announces the budget.
@@ -25,7 +26,7 @@ public:
     UnheldWorkloads(Ledger& ledger, store::StateStore& store, cgroup::DriverSelector& drivers);
 
     // Counted at `held`, as its cgroup holds now.
-    bool count(const std::string& name, const std::string& cgroupPath, const core::Amounts& held);
+    bool count(const Instance& instance, const core::Amounts& held);
     // Counted at what its cgroup holds; a cgroup that cannot be read is
     // logged and leaves the figure as it was.
     bool count(const Instance& instance);

@@ -242,6 +242,24 @@ TEST_F(PoolTest, ASmallPoolsDeferredPlanIsServedInItsTurnWhileABigPoolKeepsAskin
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big2.name()), "UpdateState"), "deferred");
 }
 
+// A label makes a member: a container resized does not manage counts in the
+// pool its label names at what its cgroup holds, as it counts on the node.
+TEST_F(PoolTest, AContainerResizedDoesNotManageCountsInThePoolItsLabelNames)
+{
+    client().setPool("batch", cpuCap(500));
+    const auto unmanaged = runContainer("unmanaged", {poolLabel, "--cpus=0.3"});
+    const auto member = runContainer("member", {poolLabel});
+    ASSERT_TRUE(waitUntil([&] { return entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis") == 300U; }, bound));
+
+    const auto refused = errorOf([&] { client().updateResources(member.name(), ResourceValues{.cpuMillis = 300}); });
+
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.InsufficientResources");
+    EXPECT_EQ(refused->getMessage(), "pool batch: asked 300m more CPU, 200m available in the pool");
+    client().updateResources(member.name(), ResourceValues{.cpuMillis = 200});
+    EXPECT_EQ(entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis"), 500U);
+}
+
 TEST_F(PoolTest, ASecondShrinkInsideTheBudgetsPeriodIsRefusedWhileGrowthPasses)
 {
     client().setPool("batch", oneDisruptionPer(std::chrono::hours(1)));

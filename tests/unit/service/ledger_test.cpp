@@ -60,7 +60,7 @@ TEST_F(LedgerTest, AllocatedSumsHeldAllocationsAndUnheldCgroups)
     remember("b", {500, 2 * kGi});
     // Forgotten by the budget: its allocation was released after removal.
     remember("released", {3000, 4 * kGi}, false);
-    ledger_.countUnheld("unmanaged", {250, kGi / 2});
+    ledger_.countUnheld("unmanaged", {{250, kGi / 2}, ""});
 
     const auto budget = ledger_.budget();
     EXPECT_EQ(budget.capacity, kCapacity);
@@ -86,10 +86,11 @@ TEST_F(LedgerTest, ReservationsInFlightCountAsReservedUntilRemoved)
 
 TEST_F(LedgerTest, UnheldFiguresAreReplacedDroppedAndReportChanges)
 {
-    EXPECT_TRUE(ledger_.countUnheld("u", {100, 0}));
-    EXPECT_FALSE(ledger_.countUnheld("u", {100, 0}));
-    EXPECT_TRUE(ledger_.countUnheld("u", {200, 0}));
-    EXPECT_EQ(ledger_.unheld("u"), (Amounts{200, 0}));
+    EXPECT_TRUE(ledger_.countUnheld("u", {{100, 0}, ""}));
+    EXPECT_FALSE(ledger_.countUnheld("u", {{100, 0}, ""}));
+    EXPECT_TRUE(ledger_.countUnheld("u", {{200, 0}, ""}));
+    EXPECT_TRUE(ledger_.countUnheld("u", {{200, 0}, "batch"}));
+    EXPECT_EQ(ledger_.unheld("u"), (UnheldWorkload{{200, 0}, "batch"}));
     EXPECT_EQ(ledger_.budget().allocated, (Amounts{200, 0}));
 
     EXPECT_TRUE(ledger_.dropUnheld("u"));
@@ -97,8 +98,8 @@ TEST_F(LedgerTest, UnheldFiguresAreReplacedDroppedAndReportChanges)
     EXPECT_EQ(ledger_.unheld("u"), std::nullopt);
     EXPECT_EQ(ledger_.budget().allocated, Amounts{});
 
-    EXPECT_TRUE(ledger_.replaceUnheld({{"x", {300, 0}}, {"y", {0, kGi}}}));
-    EXPECT_FALSE(ledger_.replaceUnheld({{"x", {300, 0}}, {"y", {0, kGi}}}));
+    EXPECT_TRUE(ledger_.replaceUnheld({{"x", {{300, 0}, ""}}, {"y", {{0, kGi}, ""}}}));
+    EXPECT_FALSE(ledger_.replaceUnheld({{"x", {{300, 0}, ""}}, {"y", {{0, kGi}, ""}}}));
     EXPECT_EQ(ledger_.budget().allocated, (Amounts{300, kGi}));
 }
 
@@ -114,7 +115,7 @@ TEST_F(LedgerTest, AnIncreaseThatFitsIsAdmittedAndReservesTheDifference)
 TEST_F(LedgerTest, AnIncreaseBeyondWhatIsAvailableIsInsufficient)
 {
     remember("other", {3000, 0});
-    ledger_.countUnheld("unmanaged", {500, 0});
+    ledger_.countUnheld("unmanaged", {{500, 0}, ""});
     reserve("busy", {200, 0});
 
     // 4000 − 3000 − 500 − 200 = 300 available; the workload already holds 200.
@@ -217,6 +218,22 @@ TEST_F(LedgerTest, APoolCapRefusesAnIncreaseTheNodeWouldAdmit)
     EXPECT_EQ(ledger_.assess(question({100, 0}, {200, 0}, "batch", true)).verdict, Verdict::Admitted);
     // The node alone would have had room.
     EXPECT_EQ(ledger_.assess(question({100, 0}, {400, 0})).verdict, Verdict::Admitted);
+}
+
+// A label makes a member: a container resized does not manage counts in the
+// pool its label names at what its cgroup holds, as it does on the node.
+TEST_F(LedgerTest, AnUnheldWorkloadCountsInThePoolItsLabelNames)
+{
+    const store::PoolRecord batch{.name = "batch", .cap = {1000, core::kUnlimited}};
+    store_.savePool(batch);
+    remember("web", {500, 0}, true, "batch");
+    ledger_.countUnheld("unmanaged", {{300, 0}, "batch"});
+    ledger_.countUnheld("elsewhere", {{400, 0}, "web"});
+
+    EXPECT_EQ(ledger_.poolBudget(batch).allocated, (Amounts{800, 0}));
+    const auto decision = ledger_.assess(question({500, 0}, {800, 0}, "batch", true));
+    EXPECT_EQ(decision.verdict, Verdict::Insufficient);
+    EXPECT_EQ(decision.reason, "pool batch: asked 300m more CPU, 200m available in the pool");
 }
 
 TEST_F(LedgerTest, MoreThanAPoolsCapIsInfeasible)
