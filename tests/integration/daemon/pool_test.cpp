@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <deque>
 #include <functional>
 #include <limits>
 #include <optional>
@@ -40,6 +41,15 @@ class PoolTest : public DaemonTest
         client().setPool("big", {});
         client().setPool("small", {});
         client().updateResources(holder.name(), ResourceValues{.cpuMillis = cpuCapacity()});
+    }
+    // Containers labelled for pool "big": big1, big2…
+    std::deque<ScopedContainer> bigPoolMembers(int count)
+    {
+        std::deque<ScopedContainer> members;
+        for (int index = 1; index <= count; ++index)
+            members.emplace_back(podman(), containerName("big" + std::to_string(index)),
+                                 std::vector<std::string>{bigLabel});
+        return members;
     }
     // Lowers the holder so that `millis` of the node's CPU are free.
     void leaveRoom(const ScopedContainer& holder, std::uint64_t millis)
@@ -197,22 +207,21 @@ TEST_F(PoolTest, ASmallPoolsDeferredChangeIsServedWhileABigPoolKeepsAsking)
 {
     const auto holder = runContainer("holder");
     twoPoolsOnAFullNode(holder);
-    const auto big1 = runContainer("big1", {bigLabel});
-    const auto big2 = runContainer("big2", {bigLabel});
-    const auto big3 = runContainer("big3", {bigLabel});
+    const auto big = bigPoolMembers(3);
     const auto small = runContainer("small1", {smallLabel});
-    for (const auto* container : {&big1, &big2, &big3, &small})
-        client().updateResources(container->name(), ResourceValues{.cpuMillis = 100}, defer);
+    for (const auto& container : big)
+        client().updateResources(container.name(), ResourceValues{.cpuMillis = 100}, defer);
+    client().updateResources(small.name(), ResourceValues{.cpuMillis = 100}, defer);
 
     // Room for one: the round begins with the first pool, big.
     leaveRoom(holder, 100);
-    ASSERT_TRUE(waitUntil(holds100(big1), bound));
+    ASSERT_TRUE(waitUntil(holds100(big[0]), bound));
     // Room for one more: small's turn, though big asked first.
     leaveRoom(holder, 200);
 
     EXPECT_TRUE(waitUntil(holds100(small), bound));
-    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big2.name()), "UpdateState"), "deferred");
-    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big3.name()), "UpdateState"), "deferred");
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big[1].name()), "UpdateState"), "deferred");
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big[2].name()), "UpdateState"), "deferred");
 }
 
 // A plan that waits with Defer takes its pool's turn as an update does. On a
@@ -222,16 +231,15 @@ TEST_F(PoolTest, ASmallPoolsDeferredPlanIsServedInItsTurnWhileABigPoolKeepsAskin
 {
     const auto holder = runContainer("holder");
     twoPoolsOnAFullNode(holder);
-    const auto big1 = runContainer("big1", {bigLabel});
-    const auto big2 = runContainer("big2", {bigLabel});
+    const auto big = bigPoolMembers(2);
     const auto small = runContainer("small1", {smallLabel});
     const auto plan = client().submitPlan({{small.name(), ResourceValues{.cpuMillis = 100}.toDictionary()}}, defer);
-    for (const auto* container : {&big1, &big2})
-        client().updateResources(container->name(), ResourceValues{.cpuMillis = 100}, defer);
+    for (const auto& container : big)
+        client().updateResources(container.name(), ResourceValues{.cpuMillis = 100}, defer);
 
     // Room for one: the round begins with the first pool, big.
     leaveRoom(holder, 100);
-    ASSERT_TRUE(waitUntil(holds100(big1), bound));
+    ASSERT_TRUE(waitUntil(holds100(big[0]), bound));
     EXPECT_EQ(entryOf<std::string>(client().planProperties(plan), "State"), "pending");
     // Room for one more: small's turn, which its plan takes.
     leaveRoom(holder, 200);
@@ -239,7 +247,7 @@ TEST_F(PoolTest, ASmallPoolsDeferredPlanIsServedInItsTurnWhileABigPoolKeepsAskin
     EXPECT_TRUE(waitUntil(
         [&] { return entryOf<std::string>(client().planProperties(plan), "State") == "succeeded"; }, bound));
     EXPECT_EQ(CgroupLimits::read(small.cgroupPath()).cpuMillis(), 100U);
-    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big2.name()), "UpdateState"), "deferred");
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(big[1].name()), "UpdateState"), "deferred");
 }
 
 // A label makes a member: a container resized does not manage counts in the
