@@ -76,7 +76,7 @@ core::DisruptionBudget decodeBudget(const Dictionary& dictionary)
     service::BudgetSpec spec;
     for (const auto& [key, value] : dictionary) {
         const auto known = std::find_if(std::begin(kBudgetKeys), std::end(kBudgetKeys),
-                                        [&key](const BudgetKey& budgetKey) { return key == budgetKey.name; });
+                                        [&name = key](const BudgetKey& budgetKey) { return name == budgetKey.name; });
         if (known == std::end(kBudgetKeys))
             throw dbus_codec::InvalidDictionary("unknown budget key \"" + key + "\" (known: " + budgetKeyNames() +
                                                 ")");
