@@ -34,7 +34,11 @@ if (($# > 0)); then
 else
     mapfile -t targets < <(cd "$fuzz_dir/corpus" && ls)
 fi
-ninja -C "$build_dir" -j 2 "${targets[@]/#/tests/fuzz/fuzz_}" >/dev/null
+# Quiet when it builds; what failed to build, when it does not.
+if ! build_log=$(ninja -C "$build_dir" -j 2 "${targets[@]/#/tests/fuzz/fuzz_}" 2>&1); then
+    printf '%s\n' "$build_log" >&2
+    exit 1
+fi
 
 # Undefined behaviour is a crash, not a message scrolling by.
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
