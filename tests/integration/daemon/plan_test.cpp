@@ -223,6 +223,26 @@ TEST_F(PlanTest, APendingPlanCanBeCancelledAndSurvivesARestart)
     EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 300U);
 }
 
+// A plan waiting with Defer for room is kept in the state file: after a
+// crash it waits again, in the deferred queue, and runs once room frees.
+TEST_F(PlanTest, APlanWaitingForRoomSurvivesACrashAndRunsWhenRoomFrees)
+{
+    const auto container = runContainer("c");
+    const auto holder = runContainer("holder");
+    fillNodeBut(holder, 0);
+    const auto plan = client().submitPlan({cpu(container, 300)}, {{"Defer", Variant(true)}});
+    EXPECT_EQ(stateOf(plan), "pending");
+
+    daemon().kill9();
+    startDaemon();
+    EXPECT_EQ(stateOf(plan), "pending");
+    fillNodeBut(holder, 300);
+
+    EXPECT_EQ(entryOf<std::string>(finished(plan), "State"), "succeeded");
+    EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 300U);
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), cpuCapacity());
+}
+
 TEST_F(PlanTest, BadPlansAreRefusedAndChangeNothing)
 {
     const auto container = runContainer("c");
