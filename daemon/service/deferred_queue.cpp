@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <optional>
+#include <tuple>
 #include <utility>
 
 #include "core/admission.h"
@@ -30,9 +31,11 @@ void oldestFirst(std::vector<WaitingRequest>& waiting)
 
 std::vector<WaitingRequest> roundRobinByPool(std::vector<WaitingRequest> waiting, const std::string& lastServed)
 {
-    oldestFirst(waiting);
-    std::stable_sort(waiting.begin(), waiting.end(),
-                     [](const WaitingRequest& a, const WaitingRequest& b) { return a.pool < b.pool; });
+    // By pool, oldest first within each; stable, so that requests of one
+    // moment keep the store's order.
+    std::stable_sort(waiting.begin(), waiting.end(), [](const WaitingRequest& a, const WaitingRequest& b) {
+        return std::tie(a.pool, a.sinceUsec) < std::tie(b.pool, b.sinceUsec);
+    });
     std::vector<std::deque<WaitingRequest>> pools;
     for (auto& entry : waiting) {
         if (pools.empty() || pools.back().front().pool != entry.pool)

@@ -51,12 +51,6 @@ struct PlanAdmission {
     std::vector<core::Amounts> reservations;
 };
 
-// The node's budget (design.md §1: available = capacity − allocated −
-// reserved) and the one admission decision. Allocated is the sum of the
-// allocations the store holds plus, for every workload with a cgroup that
-// resized holds nothing for, what its cgroup holds now. Admission is
-// hierarchical (design.md §1b): the node, then the workload's pool, whose
-// allocation is the sum its members hold in the store.
 // A workload with a cgroup and no allocation held by resized (a container
 // it does not manage, or one whose allocation was released), at what its
 // cgroup holds, in the pool it names (its label; "" for none).
@@ -67,6 +61,13 @@ struct UnheldWorkload {
     bool operator==(const UnheldWorkload&) const = default;
 };
 
+// The node's budget (design.md §1: available = capacity − allocated −
+// reserved) and the one admission decision. Allocated is the sum of the
+// allocations the store holds plus, for every workload with a cgroup that
+// resized holds nothing for, what its cgroup holds now. Admission is
+// hierarchical (design.md §1b): the node, then the workload's pool, whose
+// allocation is counted the same way, over its members and the unheld
+// workloads that name it.
 class Ledger {
 public:
     Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus);

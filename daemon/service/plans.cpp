@@ -134,9 +134,12 @@ void Plans::runAfter(int64_t id, std::chrono::microseconds delay)
 void Plans::run(int64_t id, DeferredQueue::Next offered)
 {
     using OfferOutcome = DeferredQueue::OfferOutcome;
-    if (running_.contains(id)) {
+    const auto notStarted = [&offered] {
         if (offered)
             offered(OfferOutcome::NotStarted);
+    };
+    if (running_.contains(id)) {
+        notStarted();
         return;
     }
     timers_.erase(id);
@@ -146,12 +149,12 @@ void Plans::run(int64_t id, DeferredQueue::Next offered)
     } catch (const store::StoreError& error) {
         spdlog::error("plan {}: cannot read it: {}; trying again", id, error.what());
         runAfter(id, kStoreRetry);
+        notStarted();
+        return;
     }
     if (!plan || plan->state != core::PlanState::Pending) {
-        if (plan)
-            waiting_.erase(id);
-        if (offered)
-            offered(OfferOutcome::NotStarted);
+        waiting_.erase(id);
+        notStarted();
         return;
     }
     running_.insert(id);
