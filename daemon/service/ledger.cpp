@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/pod_budget.h"
 #include "service/budget_windows.h"
 
 namespace resized::service {
@@ -24,21 +25,89 @@ Ledger::Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet no
 {
 }
 
-core::NodeBudget Ledger::budget()
+namespace {
+
+// The pod a workload name names, if it is one (`pod:NAME`).
+std::optional<std::string> podNamed(const std::string& workload)
 {
-    core::Amounts allocated = store_.allocatedTotal();
-    for (const auto& [name, unheld] : unheld_)
-        allocated = allocated + unheld.amounts;
-    return {capacity_, allocated, store_.reservedTotal()};
+    const auto name = core::parseWorkloadName(workload);
+    if (!name || name->kind != core::WorkloadKind::Pod)
+        return std::nullopt;
+    return name->name;
 }
+
+}  // namespace
+
+std::map<std::string, core::Amounts> Ledger::podLimits(const std::vector<store::HeldAllocation>& held) const
+{
+    std::map<std::string, core::Amounts> limits;
+    for (const auto& allocation : held)
+        if (allocation.kind == core::WorkloadKind::Pod)
+            limits.emplace(podNamed(allocation.workload).value_or(allocation.workload), allocation.amounts);
+    // A pod resized holds nothing for limits its members with its cgroup's
+    // limits all the same.
+    for (const auto& [name, unheld] : unheld_)
+        if (const auto pod = podNamed(name))
+            limits.emplace(*pod, unheld.amounts);
+    return limits;
+}
+
+core::Amounts Ledger::allocatedIn(const std::string* pool)
+{
+    const auto held = store_.heldAllocations();
+    const auto limits = podLimits(held);
+    core::Amounts allocated;
+    const auto count = [&](const std::string& workloadPool, const std::string& pod, const core::Amounts& amounts) {
+        if (pool && workloadPool != *pool)
+            return;
+        const auto podLimit = pod.empty() ? limits.end() : limits.find(pod);
+        allocated = allocated + (podLimit == limits.end() ? amounts : core::outsidePodLimit(amounts, podLimit->second));
+    };
+    for (const auto& allocation : held)
+        count(allocation.pool, allocation.pod, allocation.amounts);
+    for (const auto& [name, unheld] : unheld_)
+        count(unheld.pool, unheld.pod, unheld.amounts);
+    return allocated;
+}
+
+core::NodeBudget Ledger::budget() { return {capacity_, allocatedIn(nullptr), store_.reservedTotal()}; }
 
 core::NodeBudget Ledger::poolBudget(const store::PoolRecord& pool)
 {
-    core::Amounts allocated = store_.poolAllocated(pool.name);
-    for (const auto& [name, unheld] : unheld_)
-        if (unheld.pool == pool.name)
-            allocated = allocated + unheld.amounts;
-    return {pool.cap, allocated, store_.poolReserved(pool.name)};
+    return {pool.cap, allocatedIn(&pool.name), store_.poolReserved(pool.name)};
+}
+
+std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion& question)
+{
+    if (question.kind == core::WorkloadKind::Pod) {
+        const std::string pod = podNamed(question.workload).value_or(question.workload);
+        std::vector<core::PodMemberLimit> members;
+        for (const auto& held : store_.heldAllocations())
+            if (held.pod == pod)
+                members.push_back({held.workload, held.amounts});
+        for (const auto& [name, unheld] : unheld_)
+            if (unheld.pod == pod)
+                members.push_back({name, unheld.amounts});
+        if (auto refusal = core::refuseOutsidePod(pod, question.wanted, members))
+            return refusal;
+        core::Amounts membersSum;
+        for (const auto& member : members)
+            membersSum = membersSum + member.limit;
+        question.held = core::podGroupAllocation(question.held, membersSum);
+        question.wanted = core::podGroupAllocation(question.wanted, membersSum);
+        return std::nullopt;
+    }
+    if (question.pod.empty())
+        return std::nullopt;
+    const auto limits = podLimits(store_.heldAllocations());
+    const auto podLimit = limits.find(question.pod);
+    if (podLimit == limits.end())
+        return std::nullopt;
+    if (auto refusal = core::refuseOutsidePod(question.pod, podLimit->second, {{question.workload, question.wanted}}))
+        return refusal;
+    question.held = core::outsidePodLimit(question.held, podLimit->second);
+    question.wanted = core::outsidePodLimit(question.wanted, podLimit->second);
+    return std::nullopt;
 }
 
 std::optional<core::AdmissionDecision> Ledger::refuseCpus(const AdmissionQuestion& question) const
@@ -94,9 +163,12 @@ core::AdmissionDecision Ledger::assessPool(const store::PoolRecord& pool,
     return refusal;
 }
 
-core::AdmissionDecision Ledger::assess(const AdmissionQuestion& question)
+core::AdmissionDecision Ledger::assess(const AdmissionQuestion& asked)
 {
-    if (auto refusal = refuseCpus(question))
+    if (auto refusal = refuseCpus(asked))
+        return *refusal;
+    AdmissionQuestion question = asked;
+    if (auto refusal = assessPodLevel(question))
         return *refusal;
     const core::AdmissionDecision decision = core::admit(budget(), question.held, question.wanted);
     if (decision.verdict != core::Verdict::Admitted || question.pool.empty())
@@ -108,15 +180,18 @@ core::AdmissionDecision Ledger::assess(const AdmissionQuestion& question)
     return poolDecision.verdict == core::Verdict::Admitted ? decision : poolDecision;
 }
 
-PlanAdmission Ledger::assessPlan(const std::vector<AdmissionQuestion>& questions)
+PlanAdmission Ledger::assessPlan(const std::vector<AdmissionQuestion>& asked)
 {
     PlanAdmission admission;
     core::AdmissionDecision& decision = admission.decision;
     core::Amounts held;
     core::Amounts wanted;
+    std::vector<AdmissionQuestion> questions = asked;
     std::map<std::string, std::vector<const AdmissionQuestion*>> byPool;
-    for (const auto& question : questions) {
+    for (auto& question : questions) {
         auto alone = refuseCpus(question);
+        if (!alone)
+            alone = assessPodLevel(question);
         if (!alone) {
             // Against the capacity alone: only a change larger than the
             // node is refused here.

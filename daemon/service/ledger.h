@@ -8,6 +8,7 @@
 #include "core/admission.h"
 #include "core/cpuset.h"
 #include "core/disruption.h"
+#include "core/workload_name.h"
 #include "core/resources.h"
 #include "store/state_store.h"
 
@@ -18,6 +19,9 @@ namespace resized::service {
 // re-admission after a workload's allocation was released.
 struct AdmissionQuestion {
     std::string workload;
+    core::WorkloadKind kind = core::WorkloadKind::Container;
+    // The pod of a container ("" for none): its limit holds the container's.
+    std::string pod{};
     // What the workload counts in the budget now, and would count after.
     core::Amounts held;
     core::Amounts wanted;
@@ -53,10 +57,12 @@ struct PlanAdmission {
 
 // A workload with a cgroup and no allocation held by resized (a container
 // it does not manage, or one whose allocation was released), at what its
-// cgroup holds, in the pool it names (its label; "" for none).
+// cgroup holds, in the pool it names (its label; "" for none) and the pod
+// it is a member of ("" for none).
 struct UnheldWorkload {
     core::Amounts amounts;
     std::string pool;
+    std::string pod{};
 
     bool operator==(const UnheldWorkload&) const = default;
 };
@@ -67,7 +73,9 @@ struct UnheldWorkload {
 // resized holds nothing for, what its cgroup holds now. Admission is
 // hierarchical (design.md §1b): the node, then the workload's pool, whose
 // allocation is counted the same way, over its members and the unheld
-// workloads that name it.
+// workloads that name it. Before both comes the pod level (design.md §1b,
+// pod budgets): a pod with a limit counts its limit, and its members'
+// limits of the same resource must fit inside it and are not counted again.
 class Ledger {
 public:
     Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus);
@@ -83,14 +91,14 @@ public:
 
     // The decision, with nothing changed. Called inside the write transaction
     // that takes the reservation, it cannot be overtaken.
-    core::AdmissionDecision assess(const AdmissionQuestion& question);
+    core::AdmissionDecision assess(const AdmissionQuestion& asked);
     // The decision for several changes applied as one (design.md §1b,
     // plans): each must be feasible alone, and the node and every pool
     // must have room for their sum net of the plan's own decreases. While
     // the plan is in flight, a decrease still holds what it held, so the
     // increases reserve only what the decreases of their own pool (or of
     // the workloads in none) do not cover.
-    PlanAdmission assessPlan(const std::vector<AdmissionQuestion>& questions);
+    PlanAdmission assessPlan(const std::vector<AdmissionQuestion>& asked);
 
     // Counted on the node and in their pools. Returns whether the figures
     // changed.
@@ -100,6 +108,17 @@ public:
     std::optional<UnheldWorkload> unheld(const std::string& workload) const;
 
 private:
+    // The pod level: refuses a member's limit beyond its pod's, or a pod's
+    // limit below a member's; otherwise turns the question into what the
+    // node and the pool count (a member: nothing its pod covers; a pod: its
+    // limit in place of its members' sum).
+    std::optional<core::AdmissionDecision> assessPodLevel(AdmissionQuestion& question);
+    // The limits of the pods, held or unheld, by pod name: their members'
+    // limits of the same resources are inside.
+    std::map<std::string, core::Amounts> podLimits(const std::vector<store::HeldAllocation>& held) const;
+    // What the node (nullptr) or the pool counts as allocated: what is held
+    // and what the unheld workloads hold, but for what pods' limits cover.
+    core::Amounts allocatedIn(const std::string* pool);
     // A cpuset the node or the workload's parent cannot give.
     std::optional<core::AdmissionDecision> refuseCpus(const AdmissionQuestion& question) const;
     // The pool's verdict on `questions`, all of its members.

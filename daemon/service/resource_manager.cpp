@@ -228,6 +228,8 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
     unheld_.reread();
     AdmissionQuestion& question = assessment.question;
     question.workload = target.name;
+    question.kind = target.parsed.kind;
+    question.pod = target.instance ? target.instance->pod : record.pod;
     if (record.holdsAllocation) {
         question.held = record.allocated;
     } else if (target.hasCgroup()) {

@@ -30,7 +30,7 @@ bool UnheldWorkloads::count(const Instance& instance, const core::Amounts& held)
 {
     const std::string name = instance.name.canonical();
     cgroups_[name] = instance.cgroupPath;
-    return ledger_.countUnheld(name, {held, poolNamed(store_.find(name), instance)});
+    return ledger_.countUnheld(name, {held, poolNamed(store_.find(name), instance), instance.pod});
 }
 
 bool UnheldWorkloads::count(const Instance& instance)
@@ -69,7 +69,8 @@ bool UnheldWorkloads::replace(const std::vector<Instance>& instances, const std:
         if (record && record->holdsAllocation)
             continue;
         try {
-            unheld.emplace(name, UnheldWorkload{readHeld(instance.cgroupPath), poolNamed(record, instance)});
+            unheld.emplace(name,
+                           UnheldWorkload{readHeld(instance.cgroupPath), poolNamed(record, instance), instance.pod});
             cgroups.emplace(name, instance.cgroupPath);
         } catch (const cgroup::CgroupError& error) {
             spdlog::warn("{}: cannot read its cgroup: {}", name, error.what());
@@ -89,7 +90,7 @@ void UnheldWorkloads::reread()
     for (const auto& [name, cgroupPath] : cgroups_) {
         try {
             if (const auto counted = ledger_.unheld(name))
-                ledger_.countUnheld(name, {readHeld(cgroupPath), counted->pool});
+                ledger_.countUnheld(name, {readHeld(cgroupPath), counted->pool, counted->pod});
         } catch (const cgroup::CgroupError&) {
             // Gone with its container: the stop event or the next pass drops it.
         }

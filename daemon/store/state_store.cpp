@@ -226,11 +226,18 @@ void StateStore::remove(const std::string& name)
     transaction.commit();
 }
 
-core::Amounts StateStore::allocatedTotal()
+std::vector<HeldAllocation> StateStore::heldAllocations()
 {
-    return readAmounts(Statement(db_, "SELECT COALESCE(SUM(allocated_cpu_millis), 0), "
-                                      "COALESCE(SUM(allocated_memory), 0) FROM workloads "
-                                      "WHERE holds_allocation"));
+    Statement query(db_, "SELECT name, kind, pod, " + std::string(kPoolOfRow) +
+                             ", allocated_cpu_millis, allocated_memory FROM workloads WHERE holds_allocation ORDER BY name");
+    std::vector<HeldAllocation> held;
+    while (query.step())
+        held.push_back({.workload = query.text(0),
+                        .kind = core::parseWorkloadKind(query.text(1)).value_or(core::WorkloadKind::Container),
+                        .pod = query.text(2),
+                        .pool = query.text(3),
+                        .amounts = {query.unsignedInteger(4), query.unsignedInteger(5)}});
+    return held;
 }
 
 core::Amounts StateStore::reservedTotal()
@@ -290,15 +297,6 @@ std::vector<std::string> StateStore::poolMembers(const std::string& pool)
     while (query.step())
         names.push_back(query.text(0));
     return names;
-}
-
-core::Amounts StateStore::poolAllocated(const std::string& pool)
-{
-    return readAmounts(std::move(Statement(db_, "SELECT COALESCE(SUM(allocated_cpu_millis), 0), "
-                                                "COALESCE(SUM(allocated_memory), 0) FROM workloads "
-                                                "WHERE holds_allocation AND " +
-                                                    std::string(kPoolOfRow) + " = ?")
-                                         .bind(1, pool)));
 }
 
 core::Amounts StateStore::poolReserved(const std::string& pool)

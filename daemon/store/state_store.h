@@ -60,6 +60,18 @@ struct WorkloadRecord {
 
 // Capacity held by one update in flight, with what is needed to finish or
 // undo it after a crash.
+// An allocation a workload holds, with what the ledger needs to count it:
+// the pod whose limit may hold it, the pool it counts in.
+struct HeldAllocation {
+    std::string workload;
+    core::WorkloadKind kind = core::WorkloadKind::Container;
+    std::string pod;
+    std::string pool;
+    core::Amounts amounts;
+
+    bool operator==(const HeldAllocation&) const = default;
+};
+
 struct Reservation {
     int64_t id = 0;
     std::string workload{};
@@ -151,8 +163,9 @@ public:
     // The workload with its deferred update (its reservations go with it).
     void remove(const std::string& name);
 
-    // Sum of the allocations held (WorkloadRecord::holdsAllocation).
-    core::Amounts allocatedTotal();
+    // The allocations held (WorkloadRecord::holdsAllocation); the ledger
+    // sums them, level by level.
+    std::vector<HeldAllocation> heldAllocations();
     core::Amounts reservedTotal();
 
     int64_t addReservation(const Reservation& reservation);
@@ -176,8 +189,7 @@ public:
     bool removePool(const std::string& name);
     // The pool's members, by name.
     std::vector<std::string> poolMembers(const std::string& pool);
-    // As allocatedTotal() and reservedTotal(), for the members of one pool.
-    core::Amounts poolAllocated(const std::string& pool);
+    // As reservedTotal(), for the members of one pool.
     core::Amounts poolReserved(const std::string& pool);
 
     // Also forgets those older than kDisruptionRetentionUsec.

@@ -29,6 +29,23 @@ protected:
         store_.save(record);
     }
 
+    // A pod (`pod:NAME`) holding its limit, or one of its members.
+    void rememberPod(const std::string& pod, Amounts limit)
+    {
+        remember("pod:" + pod, limit);
+        auto record = *store_.find("pod:" + pod);
+        record.kind = core::WorkloadKind::Pod;
+        store_.save(record);
+    }
+
+    void rememberMember(const std::string& name, const std::string& pod, Amounts allocated)
+    {
+        remember(name, allocated);
+        auto record = *store_.find(name);
+        record.pod = pod;
+        store_.save(record);
+    }
+
     // An update in flight; its workload is known to the store first.
     int64_t reserve(const std::string& name, Amounts amounts)
     {
@@ -364,6 +381,103 @@ TEST_F(LedgerTest, APlanLoweringMoreMembersThanTheBudgetAllowsIsRefused)
     EXPECT_EQ(admission.decision.verdict, Verdict::BudgetExhausted);
     EXPECT_EQ(admission.decision.reason, "pool batch: its disruption budgets allow 1 more plan disruptions now, 2 asked");
     EXPECT_EQ(ledger_.assessPlan({lower}).decision.verdict, Verdict::Admitted);
+}
+
+// design.md §1b, pod budgets: a pod's limit is what the node allocates for
+// it; its members' limits of the resources it limits are inside it.
+TEST_F(LedgerTest, APodsLimitIsCountedInPlaceOfItsMembersLimitsOfTheResourcesItLimits)
+{
+    store_.savePool({.name = "batch", .cap = {core::kUnlimited, core::kUnlimited}});
+    rememberPod("shop", {1000, 0});
+    rememberMember("cart", "shop", {800, kGi});
+    rememberMember("till", "shop", {600, 0});
+    ledger_.countUnheld("sidecar", {{300, kGi / 2}, "", "shop"});
+    remember("elsewhere", {200, kGi}, true, "batch");
+    ledger_.countUnheld("unmanaged", {{100, 0}, "batch", ""});
+
+    // The pod limits CPU only: its members' memory counts one by one.
+    EXPECT_EQ(ledger_.budget().allocated, (Amounts{1000 + 200 + 100, kGi + kGi / 2 + kGi}));
+    const auto batch = *store_.findPool("batch");
+    EXPECT_EQ(ledger_.poolBudget(batch).allocated, (Amounts{300, kGi}));
+}
+
+TEST_F(LedgerTest, APodWithoutALimitLeavesItsMembersCountedOneByOne)
+{
+    rememberPod("shop", {0, 0});
+    rememberMember("cart", "shop", {800, kGi});
+    ledger_.countUnheld("sidecar", {{300, 0}, "", "shop"});
+
+    EXPECT_EQ(ledger_.budget().allocated, (Amounts{1100, kGi}));
+}
+
+TEST_F(LedgerTest, AMembersRaiseInsideItsPodsLimitTakesNothingFromAFullNode)
+{
+    rememberPod("shop", {2000, 0});
+    rememberMember("cart", "shop", {500, 0});
+    remember("hog", {2000, 0});
+    auto raise = question({500, 0}, {1500, 0});
+    raise.workload = "cart";
+    raise.pod = "shop";
+
+    const auto decision = ledger_.assess(raise);
+
+    EXPECT_EQ(decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(decision.reservation, Amounts{});
+    EXPECT_EQ(ledger_.budget().available(), (Amounts{0, 8 * kGi}));
+}
+
+TEST_F(LedgerTest, AMembersLimitBeyondItsPodsIsInfeasibleAndNamesThePod)
+{
+    rememberPod("shop", {1000, kGi});
+    rememberMember("cart", "shop", {500, kGi / 2});
+    auto raise = question({500, kGi / 2}, {500, 2 * kGi});
+    raise.workload = "cart";
+    raise.pod = "shop";
+
+    const auto decision = ledger_.assess(raise);
+
+    EXPECT_EQ(decision.verdict, Verdict::Infeasible);
+    EXPECT_EQ(decision.reason, "pod shop: cart's limit of 2Gi memory is more than the pod's 1Gi memory");
+}
+
+TEST_F(LedgerTest, APodsLimitBelowAMembersIsInfeasibleAndNamesTheMember)
+{
+    rememberPod("shop", {2000, 0});
+    rememberMember("cart", "shop", {1500, 0});
+    ledger_.countUnheld("sidecar", {{700, 0}, "", "shop"});
+    auto lower = question({2000, 0}, {1000, 0});
+    lower.workload = "pod:shop";
+    lower.kind = core::WorkloadKind::Pod;
+
+    auto decision = ledger_.assess(lower);
+    EXPECT_EQ(decision.verdict, Verdict::Infeasible);
+    EXPECT_EQ(decision.reason, "pod shop: cart's limit of 1500m CPU is more than the pod's 1 CPU");
+
+    lower.wanted = {1600, 0};
+    EXPECT_EQ(ledger_.assess(lower).verdict, Verdict::Admitted);
+    lower.wanted = {600, 0};
+    EXPECT_EQ(ledger_.assess(lower).reason, "pod shop: cart's limit of 1500m CPU is more than the pod's 600m CPU");
+}
+
+// A pod taking its first limit trades its members' sum for it: the node
+// needs room only for what the limit exceeds that sum by.
+TEST_F(LedgerTest, APodsFirstLimitNeedsRoomOnlyBeyondItsMembersSum)
+{
+    rememberMember("cart", "shop", {1000, 0});
+    ledger_.countUnheld("sidecar", {{500, 0}, "", "shop"});
+    remember("hog", {2000, 0});
+    auto limit = question({0, 0}, {2000, 0});
+    limit.workload = "pod:shop";
+    limit.kind = core::WorkloadKind::Pod;
+
+    auto decision = ledger_.assess(limit);
+    EXPECT_EQ(decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(decision.reservation, (Amounts{500, 0}));
+
+    limit.wanted = {2100, 0};
+    decision = ledger_.assess(limit);
+    EXPECT_EQ(decision.verdict, Verdict::Insufficient);
+    EXPECT_EQ(decision.reason, "asked 600m more CPU, 500m available on this node");
 }
 
 }  // namespace

@@ -159,7 +159,12 @@ TEST_F(StoreTest, PoolMembershipSurvivesReopeningAndGoesWithItsPool)
     EXPECT_EQ(reopened.find("opted-out")->poolOption, std::optional<std::string>(""));
     EXPECT_EQ(reopened.findPool("batch"), (store::PoolRecord{"batch", {1000, core::kUnlimited}}));
     EXPECT_EQ(reopened.poolMembers("batch"), (std::vector<std::string>{"chosen", "labelled"}));
-    EXPECT_EQ(reopened.poolAllocated("batch"), chosen.allocated + labelled.allocated);
+    std::map<std::string, std::string> poolOfAllocation;
+    for (const auto& held : reopened.heldAllocations())
+        poolOfAllocation[held.workload] = held.pool;
+    EXPECT_EQ(poolOfAllocation["chosen"], "batch");
+    EXPECT_EQ(poolOfAllocation["labelled"], "batch");
+    EXPECT_EQ(poolOfAllocation["opted-out"], "");
 
     EXPECT_TRUE(reopened.removePool("batch"));
     EXPECT_FALSE(reopened.removePool("batch"));
@@ -215,7 +220,17 @@ TEST_F(StoreTest, AllocationCountsTheWorkloadsThatHoldOne)
     stopped.runState = core::RunState::Stopped;
     store.save(stopped);
     store.save(sampleRecord("released", false));
-    EXPECT_EQ(store.allocatedTotal(), (core::Amounts{3000, 2ull << 30}));
+    auto member = sampleRecord("member", true);
+    member.pod = "shop";
+    store.save(member);
+
+    const auto held = store.heldAllocations();
+
+    ASSERT_EQ(held.size(), 3u);
+    EXPECT_EQ(held[0], (store::HeldAllocation{"a", core::WorkloadKind::Container, "", "", {1500, 1ull << 30}}));
+    EXPECT_EQ(held[1].workload, "member");
+    EXPECT_EQ(held[1].pod, "shop");
+    EXPECT_EQ(held[2].workload, "stopped");
 }
 
 TEST_F(StoreTest, SavingAWorkloadKeepsItsLiveReservation)
@@ -245,7 +260,10 @@ TEST_F(StoreTest, AVersion3FileKeepsTheAllocationOfAdmittedWorkloads)
     EXPECT_EQ(store.find("admitted")->runState, core::RunState::Stopped);
     EXPECT_EQ(store.find("live")->runState, core::RunState::Running);
     EXPECT_FALSE(store.find("asked")->holdsAllocation);
-    EXPECT_EQ(store.allocatedTotal().cpuMillis, 1000u);
+    core::Amounts allocated;
+    for (const auto& held : store.heldAllocations())
+        allocated = allocated + held.amounts;
+    EXPECT_EQ(allocated.cpuMillis, 1000u);
 }
 
 TEST_F(StoreTest, ReservationsAddUpAndGoWithTheirWorkload)
