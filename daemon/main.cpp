@@ -95,7 +95,8 @@ int run(const resized::CommandLine& commandLine)
     // thread.
     runtime::PodmanClient listingPodman(settings.podmanSocket);
     service::PodmanContainerSource listedContainers(listingPodman);
-    service::BackgroundListing containerListing(loop, listedContainers);
+    service::PodmanPodSource listedPods(listingPodman);
+    service::BackgroundListing podmanListing(loop, {&listedContainers, &listedPods});
     // The lookup thread's own sources, for the same reason; systemd's too,
     // as an sd-bus connection serves one thread.
     runtime::PodmanClient lookupPodman(settings.podmanSocket);
@@ -108,7 +109,7 @@ int run(const resized::CommandLine& commandLine)
                                      {.containers = &containers,
                                       .pods = &pods,
                                       .units = &units,
-                                      .containerListing = &containerListing,
+                                      .podmanListing = &podmanListing,
                                       .lookup = &lookup},
                                      drivers);
     manager.start();

@@ -5,7 +5,10 @@
 
 namespace resized::service {
 
-BackgroundListing::BackgroundListing(EventLoop& loop, WorkloadSource& source) : source_(source), worker_(loop) {}
+BackgroundListing::BackgroundListing(EventLoop& loop, std::vector<WorkloadSource*> sources)
+    : sources_(std::move(sources)), worker_(loop)
+{
+}
 
 void BackgroundListing::list(Done done)
 {
@@ -22,7 +25,7 @@ void BackgroundListing::startListing()
     worker_.post([this]() -> WorkerThread::Continuation {
         Result result = [this]() -> Result {
             try {
-                return source_.list();
+                return listAll(sources_);
             } catch (const SourceUnavailable& error) {
                 return error;
             } catch (const std::exception& error) {

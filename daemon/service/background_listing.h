@@ -9,8 +9,9 @@
 
 namespace resized::service {
 
-// Lists a source's workloads on a thread of its own and hands each listing
-// to the event loop.
+// Lists sources' workloads on a thread of its own and hands each listing
+// (all the sources' workloads, or why one could not be asked) to the event
+// loop.
 //
 // Podman answers a listing only once it can take every container's lock,
 // and a container being created or restarted holds its lock until its OCI
@@ -22,9 +23,10 @@ public:
     using Result = std::variant<std::vector<Instance>, SourceUnavailable>;
     using Done = std::function<void(Result)>;
 
-    // `source` is used from the listing thread only, from now until the
+    // The sources are used from the listing thread only, from now until the
     // destructor returns.
-    BackgroundListing(EventLoop& loop, WorkloadSource& source);
+    BackgroundListing(EventLoop& loop, std::vector<WorkloadSource*> sources);
+    BackgroundListing(EventLoop& loop, WorkloadSource& source) : BackgroundListing(loop, {&source}) {}
 
     // Calls `done` from the loop with a listing begun after this call.
     // Callers that ask while one is under way share the next one: the one
@@ -35,7 +37,7 @@ private:
     void startListing();
     void deliver(const Result& result);
 
-    WorkloadSource& source_;
+    std::vector<WorkloadSource*> sources_;
 
     // Callers of the listing under way, and of the next one.
     std::vector<Done> current_;

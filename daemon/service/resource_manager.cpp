@@ -874,7 +874,7 @@ void ResourceManager::unheldGone(const std::string& name)
 
 void ResourceManager::resynchronise(std::function<void()> done)
 {
-    if (!sources_.containerListing) {
+    if (!sources_.podmanListing) {
         resynchroniseNow();
         if (done)
             done();
@@ -891,7 +891,7 @@ void ResourceManager::resynchronise(std::function<void()> done)
     passesAsked_.emplace_back();
     if (done)
         passesAsked_.back().push_back(std::move(done));
-    sources_.containerListing->list([this, listedAfter = events_.last()](BackgroundListing::Result result) {
+    sources_.podmanListing->list([this, listedAfter = events_.last()](BackgroundListing::Result result) {
         // Listings end in the order they were asked for.
         const std::vector<std::function<void()>> callers = std::move(passesAsked_.front());
         passesAsked_.pop_front();
@@ -907,25 +907,25 @@ void ResourceManager::resynchronise(std::function<void()> done)
 
 void ResourceManager::resynchroniseNow()
 {
-    std::vector<Instance> containers;
+    std::vector<Instance> listed;
     try {
-        containers = sources_.containers->list();
+        listed = listAll({sources_.containers, sources_.pods});
     } catch (const SourceUnavailable& error) {
         sourceUnavailable(error.what());
         return;
     }
-    passOver(std::move(containers), {});
+    passOver(std::move(listed), {});
 }
 
-void ResourceManager::passOver(std::vector<Instance> containers, const std::set<std::string>& newerThanListing)
+void ResourceManager::passOver(std::vector<Instance> listed, const std::set<std::string>& newerThanListing)
 {
     setRuntimeConnected(true);
-    std::erase_if(containers, [&](const Instance& instance) {
+    std::erase_if(listed, [&](const Instance& instance) {
         return newerThanListing.contains(instance.name.canonical());
     });
-    if (unheld_.replace(containers, newerThanListing))
+    if (unheld_.replace(listed, newerThanListing))
         announcer_.budgetChanged();
-    reconciler_.reconcileAll(containers, newerThanListing);
+    reconciler_.reconcileAll(listed, newerThanListing);
     deferred_.schedulePass();
 }
 

@@ -294,11 +294,12 @@ private:
     void runtimeLost() override { setRuntimeConnected(false); }
 
     void releaseIfGraceOver(const std::string& name);
-    // A pass over every workload, listing the containers on the loop.
+    // A pass over every workload, listing the containers and pods on the
+    // loop.
     void resynchroniseNow();
-    // A pass over every workload from a listing of the containers, but
-    // those with events newer than the listing.
-    void passOver(std::vector<Instance> containers, const std::set<std::string>& newerThanListing);
+    // A pass over every workload from a listing of the containers and pods,
+    // but those with events newer than the listing.
+    void passOver(std::vector<Instance> listed, const std::set<std::string>& newerThanListing);
     void setRuntimeConnected(bool connected);
     void recordHistory(const std::string& workload, const Actor& actor, std::string_view operation,
                        const core::Resources& request, std::string_view result, const std::string& message,

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <iterator>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -57,6 +58,21 @@ public:
     virtual std::vector<Instance> list() = 0;
 };
 
+// The workloads of every source there is (null: none of that kind), in
+// their order; throws what the first source that cannot be asked throws.
+inline std::vector<Instance> listAll(const std::vector<WorkloadSource*>& sources)
+{
+    std::vector<Instance> instances;
+    for (WorkloadSource* source : sources) {
+        if (!source)
+            continue;
+        auto listed = source->list();
+        instances.insert(instances.end(), std::make_move_iterator(listed.begin()),
+                         std::make_move_iterator(listed.end()));
+    }
+    return instances;
+}
+
 // Why a workload of `kind` cannot be asked about: this node has no runtime
 // for that kind (no systemd, say).
 inline SourceUnavailable noSourceFor(core::WorkloadKind kind)
@@ -73,9 +89,11 @@ struct WorkloadSources {
     WorkloadSource* containers = nullptr;
     WorkloadSource* pods = nullptr;
     WorkloadSource* units = nullptr;
-    // Lists the containers for the periodic and event-driven passes off the
-    // event loop (background_listing.h); without it they list on the loop.
-    BackgroundListing* containerListing = nullptr;
+    // Lists the containers and pods for the periodic and event-driven
+    // passes off the event loop (background_listing.h); without it they
+    // list on the loop. Pods are listed for the budget: an unmanaged pod's
+    // limit holds its members' (design.md §1b, pod budgets).
+    BackgroundListing* podmanListing = nullptr;
     // Finds single workloads off the event loop (background_lookup.h);
     // without it they are found on the loop.
     BackgroundLookup* lookup = nullptr;
