@@ -38,30 +38,17 @@ TEST_F(PodTest, PodRestartReappliesEveryContainer)
 TEST_F(PodTest, APodsOwnCgroupIsAWorkload)
 {
     startDaemon();
-    const std::string name = nameFor("shop");
-    podmanOrThrow({"pod", "create", "--name", name});
-    struct RemovePod
-    {
-        const PodmanCli& podman;
-        std::string name;
-        ~RemovePod() { podman.run({"pod", "rm", "--force", "--time", "0", name}); }
-    } removePod{podman(), name};
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const std::string& name = pod.name();
     const ScopedContainer member(podman(), nameFor("member"), {"--pod", name});
-    const auto podCgroup = [&] {
-        const CommandResult result = podman().run({"pod", "inspect", "--format", "{{.CgroupPath}}", name});
-        std::string path = result.standardOutput;
-        path.erase(path.find_last_not_of('\n') + 1);
-        return std::filesystem::path(path);
-    };
-
     const auto status = bus().updateResources("pod:" + name, desired);
     EXPECT_EQ(entryOf<std::string>(status, "Kind"), "pod");
-    EXPECT_EQ(readLimits(podCgroup()), desired);
-    EXPECT_EQ(member.cgroupPath().parent_path(), podCgroup());
+    EXPECT_EQ(readLimits(pod.cgroupPath()), desired);
+    EXPECT_EQ(member.cgroupPath().parent_path(), pod.cgroupPath());
 
     podmanOrThrow({"pod", "stop", "--time", "0", name});
     podmanOrThrow({"pod", "start", name});
-    EXPECT_TRUE(waitForLimits(podCgroup(), desired));
+    EXPECT_TRUE(waitForLimits(pod.cgroupPath(), desired));
     EXPECT_TRUE(waitForSynchronized("pod:" + name));
 }
 

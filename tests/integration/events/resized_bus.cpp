@@ -119,4 +119,17 @@ std::optional<std::string> errorNameOf(const std::function<void()>& call)
     return std::nullopt;
 }
 
+std::optional<std::string> errorOf(const std::function<void()>& call)
+{
+    try
+    {
+        call();
+    }
+    catch (const sdbus::Error& error)
+    {
+        return error.getName() + ": " + error.getMessage();
+    }
+    return std::nullopt;
+}
+
 } // namespace resized::integration::events

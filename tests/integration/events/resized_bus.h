@@ -70,5 +70,8 @@ Limits desiredOf(const Dictionary& status);
 
 // The D-Bus error name call failed with; empty when it succeeded.
 std::optional<std::string> errorNameOf(const std::function<void()>& call);
+// "NAME: MESSAGE" of the D-Bus error call failed with; empty when it
+// succeeded.
+std::optional<std::string> errorOf(const std::function<void()>& call);
 
 } // namespace resized::integration::events

@@ -5,16 +5,26 @@
 namespace resized::integration::events
 {
 
-ScopedPod::ScopedPod(const PodmanCli& podman, std::string name) :
+ScopedPod::ScopedPod(const PodmanCli& podman, std::string name, Infra infra) :
     podman_(podman), name_(std::move(name))
 {
-    const CommandResult result =
-        podman_.run({"pod", "create", "--infra=false", "--name", name_});
+    const CommandResult result = podman_.run(
+        {"pod", "create", infra == Infra::with ? "--infra=true" : "--infra=false",
+         "--name", name_});
     if (!result.succeeded())
     {
         throw std::runtime_error("podman pod create " + name_ +
                                  " failed: " + result.standardError);
     }
+}
+
+std::filesystem::path ScopedPod::cgroupPath() const
+{
+    const CommandResult result =
+        podman_.run({"pod", "inspect", "--format", "{{.CgroupPath}}", name_});
+    std::string path = result.standardOutput;
+    path.erase(path.find_last_not_of('\n') + 1);
+    return path;
 }
 
 ScopedPod::~ScopedPod()

@@ -1,0 +1,85 @@
+// Pod budgets (design.md §1b, the pod-level resources of Kubernetes) with a
+// real pod and its infra container: the node allocates a pod's limit and not
+// its members' again, and each member's limit must fit inside the pod's.
+// (A pod's name is its hostname: test names stay short.)
+
+#include "events_test.h"
+#include "scoped_pod.h"
+
+#include <gtest/gtest.h>
+
+namespace resized::integration::events
+{
+namespace
+{
+
+using PodBudgetTest = EventsTest;
+
+Dictionary cpu(std::uint64_t millis)
+{
+    return {{"CpuMillis", sdbus::Variant(millis)}};
+}
+
+constexpr auto infeasible = "io.resized1.Error.Infeasible: ";
+
+TEST_F(PodBudgetTest, APodsLimitCountsOnceAndHoldsItsMembers)
+{
+    startDaemon();
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const std::string podWorkload = "pod:" + pod.name();
+    const ScopedContainer cart(podman(), nameFor("cart"), {"--pod", pod.name()});
+    const ScopedContainer till(podman(), nameFor("till"), {"--pod", pod.name()});
+    const std::uint64_t before = bus().cpuAllocatedMillis();
+
+    // Without a limit of its own, a pod's members count one by one.
+    bus().update(cart.name(), cpu(300));
+    bus().update(till.name(), cpu(300));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before + 600);
+
+    bus().update(podWorkload, cpu(1000));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before + 1000);
+    EXPECT_TRUE(waitForLimits(pod.cgroupPath(), {.cpuMillis = 1000}));
+
+    // A node full to the last millicore still lets a member grow inside
+    // its pod's limit: that is allocated already.
+    const auto hog = runContainer("hog");
+    const std::uint64_t capacity = bus().managerNumber("CpuCapacityMillis");
+    bus().update(hog.name(), cpu(capacity - bus().cpuAllocatedMillis()));
+    EXPECT_EQ(bus().managerNumber("CpuAvailableMillis"), 0u);
+    bus().update(cart.name(), cpu(800));
+    EXPECT_TRUE(waitForLimits(cart.cgroupPath(), {.cpuMillis = 800}));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), capacity);
+
+    // Beyond the pod's limit, either way: refused, nothing changed.
+    EXPECT_EQ(errorOf([&] { bus().update(cart.name(), cpu(1200)); }),
+              infeasible + ("pod " + pod.name() + ": " + cart.name() +
+                            "'s limit of 1200m CPU is more than the pod's 1 CPU"));
+    EXPECT_EQ(errorOf([&] { bus().update(podWorkload, cpu(500)); }),
+              infeasible + ("pod " + pod.name() + ": " + cart.name() +
+                            "'s limit of 800m CPU is more than the pod's 500m CPU"));
+    EXPECT_TRUE(waitForLimits(cart.cgroupPath(), {.cpuMillis = 800}));
+    EXPECT_TRUE(waitForLimits(pod.cgroupPath(), {.cpuMillis = 1000}));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), capacity);
+
+    // Durable: a restarted daemon counts the same.
+    stopDaemon();
+    startDaemon();
+    EXPECT_EQ(bus().cpuAllocatedMillis(), capacity);
+
+    // Without its limit, the pod's members would count one by one again:
+    // 1100m where the pod holds 1000m, on a node without room.
+    EXPECT_EQ(errorNameOf([&] { bus().update(podWorkload, cpu(UINT64_MAX)); }),
+              "io.resized1.Error.InsufficientResources");
+    EXPECT_TRUE(waitForLimits(pod.cgroupPath(), {.cpuMillis = 1000}));
+
+    // Forgotten, the pod keeps its cgroup's limit, and its members stay
+    // inside it: it counts as an unmanaged pod, at that limit.
+    bus().forget(podWorkload);
+    EXPECT_EQ(bus().cpuAllocatedMillis(), capacity);
+    // Also after a pass over every workload, which lists the pods too.
+    bus().reconcile("");
+    EXPECT_EQ(bus().cpuAllocatedMillis(), capacity);
+}
+
+} // namespace
+} // namespace resized::integration::events
