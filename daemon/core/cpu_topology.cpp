@@ -65,6 +65,11 @@ CpuSet CpuTopology::cpusOfCore(PhysicalCore core) const
     return cpusAt(cpusByCore_, core);
 }
 
+CpuSet CpuTopology::threadSiblingsOf(unsigned cpu) const
+{
+    return cpusOfCore(coreOf(cpu));
+}
+
 std::set<unsigned> CpuTopology::numaNodes() const
 {
     return keysOf(cpusByNumaNode_);

@@ -44,6 +44,9 @@ public:
     CpuSet cpusOfNumaNode(unsigned node) const;
     CpuSet cpusOfSocket(unsigned socket) const;
     CpuSet cpusOfCore(PhysicalCore core) const;
+    // As the kernel's thread_siblings_list: `cpu` and the other threads of
+    // its core. Throws std::out_of_range for a CPU that is not online.
+    CpuSet threadSiblingsOf(unsigned cpu) const;
 
     std::set<unsigned> numaNodes() const;
     std::set<unsigned> sockets() const;

@@ -19,6 +19,7 @@ TEST(CpuTopology, GroupsTheDualSocketMachineBySocketCoreAndNode)
     EXPECT_EQ(topology.cpusOfNumaNode(1), (CpuSet{1, 3, 5, 7, 9, 11}));
     EXPECT_EQ(topology.cpusOfCore({.socket = 0, .coreId = 2}), (CpuSet{2, 8}));
     EXPECT_EQ(topology.coreOf(9), (PhysicalCore{.socket = 1, .coreId = 3}));
+    EXPECT_EQ(topology.threadSiblingsOf(9), (CpuSet{3, 9}));
     EXPECT_EQ(topology.cores().size(), 6u);
     EXPECT_EQ(topology.sockets(), (std::set<unsigned>{0, 1}));
     EXPECT_EQ(topology.numaNodes(), (std::set<unsigned>{0, 1}));
@@ -68,6 +69,7 @@ TEST(CpuTopology, UnknownPlacesHoldNoCpus)
     EXPECT_EQ(topology.cpusOfSocket(3), CpuSet{});
     EXPECT_EQ(topology.cpusOfCore({.socket = 1, .coreId = 0}), CpuSet{});
     EXPECT_THROW(topology.locationOf(8), std::out_of_range);
+    EXPECT_THROW(topology.threadSiblingsOf(8), std::out_of_range);
 }
 
 TEST(CpuTopology, NumaNodesOfASliceAreWhatItsMemoryIsPinnedTo)
