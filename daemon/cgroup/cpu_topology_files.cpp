@@ -43,6 +43,16 @@ core::CpuSet readCpuList(const std::filesystem::path& path)
     return *cpus;
 }
 
+std::optional<unsigned> parseNumber(std::string_view text)
+{
+    unsigned number = 0;
+    const auto* end = text.data() + text.size();
+    const auto [next, error] = std::from_chars(text.data(), end, number);
+    if (text.empty() || error != std::errc() || next != end)
+        return std::nullopt;
+    return number;
+}
+
 // The kernel writes -1 where it cannot tell a CPU's package or core (some
 // architectures and hypervisors): such CPUs count as package or core 0.
 unsigned readTopologyNumber(const std::filesystem::path& path)
@@ -50,12 +60,10 @@ unsigned readTopologyNumber(const std::filesystem::path& path)
     const auto text = readSysFile(path);
     if (text == "-1")
         return 0;
-    unsigned number = 0;
-    const auto* end = text.data() + text.size();
-    const auto [next, error] = std::from_chars(text.data(), end, number);
-    if (text.empty() || error != std::errc() || next != end)
+    const auto number = parseNumber(text);
+    if (!number)
         throw malformed(path, text, "number");
-    return number;
+    return *number;
 }
 
 // The node of each CPU the node directories list; nullopt for a kernel
@@ -71,17 +79,15 @@ std::optional<std::map<unsigned, unsigned>> readNumaNodes(const std::filesystem:
 
     std::map<unsigned, unsigned> nodeOfCpu;
     for (const auto& entry : entries) {
-        const auto name = entry.path().filename().string();
+        // Beside the node directories lie files such as online and has_cpu.
         constexpr std::string_view kPrefix = "node";
-        unsigned node = 0;
-        const auto* end = name.data() + name.size();
-        if (name.size() <= kPrefix.size() || name.compare(0, kPrefix.size(), kPrefix) != 0)
-            continue;
-        if (const auto [next, failure] = std::from_chars(name.data() + kPrefix.size(), end, node);
-            failure != std::errc() || next != end)
+        const auto name = entry.path().filename().string();
+        const auto node = name.starts_with(kPrefix) ? parseNumber(std::string_view(name).substr(kPrefix.size()))
+                                                    : std::nullopt;
+        if (!node)
             continue;
         for (const unsigned cpu : readCpuList(entry.path() / "cpulist"))
-            nodeOfCpu[cpu] = node;
+            nodeOfCpu[cpu] = *node;
     }
     return nodeOfCpu;
 }
