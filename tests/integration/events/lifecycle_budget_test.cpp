@@ -14,11 +14,6 @@ namespace
 
 using LifecycleBudgetTest = EventsTest;
 
-Dictionary cpu(std::uint64_t millis)
-{
-    return {{"CpuMillis", sdbus::Variant(millis)}};
-}
-
 constexpr auto insufficient = "io.resized1.Error.InsufficientResources";
 constexpr auto noSuchWorkload = "io.resized1.Error.NoSuchWorkload";
 

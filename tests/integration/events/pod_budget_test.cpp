@@ -15,11 +15,6 @@ namespace
 
 using PodBudgetTest = EventsTest;
 
-Dictionary cpu(std::uint64_t millis)
-{
-    return {{"CpuMillis", sdbus::Variant(millis)}};
-}
-
 constexpr auto infeasible = "io.resized1.Error.Infeasible: ";
 
 TEST_F(PodBudgetTest, APodsLimitCountsOnceAndHoldsItsMembers)

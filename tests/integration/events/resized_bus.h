@@ -65,6 +65,12 @@ T entryOf(const Dictionary& dictionary, const std::string& key)
     return found->second.get<T>();
 }
 
+// A resource dictionary asking for a CPU limit only.
+inline Dictionary cpu(std::uint64_t millis)
+{
+    return {{"CpuMillis", sdbus::Variant(millis)}};
+}
+
 // CpuMillis and MemoryMax of the status's Desired dictionary.
 Limits desiredOf(const Dictionary& status);
 
