@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage (in the VM guest, as root): guest-test.sh STAGE BACKEND_TEST IMAGE_TAR
+# Usage (in the VM guest, as root): guest-test.sh STAGE BACKEND_TEST IMAGE_TAR TOPOLOGY_TEST
 #
 # resized installed as a real systemd service, end to end: start, bus
 # activation, limits written to cgroupfs (v2) and through systemd, the
@@ -10,6 +10,7 @@ set -uo pipefail
 stage=$1
 backend_test=$2
 image=$3
+topology_test=$4
 
 passed=0
 failed=0
@@ -65,7 +66,7 @@ echo "== guest: PID 1 $(cat /proc/1/comm), kernel $(uname -r), $(nproc) CPUs," \
 echo "== install"
 # Nothing after this can pass without the installation: stop at once rather
 # than spend minutes of emulation on failures that say nothing new.
-for input in "$stage" "$backend_test" "$image"; do
+for input in "$stage" "$backend_test" "$image" "$topology_test"; do
     [[ -e $input ]] || { echo "FAIL: $input is not visible in the guest"; exit 1; }
 done
 # Debian's /lib is a symlink to usr/lib: keep it one.
@@ -275,6 +276,9 @@ journalctl -u resized-metrics.service -o cat --no-pager | tail -n 5
 systemd-analyze security --no-pager resized-metrics.service 2>&1 | tail -n 1
 systemctl stop resized-metrics.socket resized-metrics.service
 podman rm -f -t 0 mx > /dev/null
+
+echo "== (h) the CPU topology of two emulated NUMA nodes with SMT"
+check "the topology read from sysfs and the slices chosen from it" "$topology_test" --gtest_brief=1
 
 echo "== resized's journal (last lines)"
 journalctl -u resized -o short-monotonic --no-pager | tail -n 15

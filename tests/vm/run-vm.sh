@@ -12,13 +12,18 @@
 # guest, so ARGS may name files of a build directory.
 #
 # Environment: RESIZED_VM_CACHE (/var/tmp/resized-vm-cache), RESIZED_VM_CPUS
-# (2), RESIZED_VM_MEMORY (MiB, 2048), RESIZED_VM_TIMEOUT (s, 600),
+# (2; a full -smp value such as 4,sockets=2,cores=1,threads=2 is taken as
+# it is), RESIZED_VM_CPU_MODEL (max), RESIZED_VM_QEMU_ARGS (more QEMU
+# arguments, split on white space: -numa nodes and their memory backends),
+# RESIZED_VM_MEMORY (MiB, 2048), RESIZED_VM_TIMEOUT (s, 600),
 # RESIZED_VM_KEEP=1 (keep the run folder with the console log).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 cache=${RESIZED_VM_CACHE:-/var/tmp/resized-vm-cache}
 cpus=${RESIZED_VM_CPUS:-2}
+cpu_model=${RESIZED_VM_CPU_MODEL:-max}
+read -r -d "" -a qemu_args <<< "${RESIZED_VM_QEMU_ARGS:-}" || true
 memory=${RESIZED_VM_MEMORY:-2048}
 timeout=${RESIZED_VM_TIMEOUT:-600}
 
@@ -85,7 +90,7 @@ RESIZED_VM_BINDS=$binds unshare --mount --propagation private -- /bin/sh -c '
     done
     exec "$@"' sh "$run/root" \
     timeout -k 5 "$timeout" qemu-system-x86_64 \
-        -accel tcg,thread=multi -cpu max -smp "$cpus" -m "$memory" \
+        -accel tcg,thread=multi -cpu "$cpu_model" -smp "$cpus" -m "$memory" "${qemu_args[@]}" \
         -M pc -nodefaults -no-user-config -display none -no-reboot -monitor none \
         -serial "file:$run/console.log" \
         -kernel "$kernel" -initrd "$cache/initramfs.img" -append "${cmdline[*]}" \

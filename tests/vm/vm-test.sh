@@ -1,15 +1,20 @@
 #!/bin/bash
-# Usage: vm-test.sh BUILD_DIR GUEST_TEST BACKEND_TEST
+# Usage: vm-test.sh BUILD_DIR GUEST_TEST BACKEND_TEST TOPOLOGY_TEST
 #
 # The 'vm' test of meson: installs the build into a staging folder, which the
 # guest copies onto its root (the guest's root is a RAM overlay, so this is a
 # real installation there), then boots the VM and runs GUEST_TEST in it.
+#
+# The guest has two NUMA nodes of one core with two threads each, the shape
+# of a small dual-socket machine with SMT, for the CPU topology. QEMU shows
+# SMT siblings to the guest only for an Intel vendor.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 build=$(cd "$1" && pwd)
 guest_test=$(realpath "$2")
 backend_test=$(realpath "$3")
+topology_test=$(realpath "$4")
 cache=${RESIZED_VM_CACHE:-/var/tmp/resized-vm-cache}
 
 stage=$build/tests/vm/stage
@@ -17,4 +22,11 @@ rm -rf "$stage"
 meson install -C "$build" --no-rebuild --quiet --destdir "$stage" >&2
 
 [[ -f $cache/busybox.tar ]] || RESIZED_VM_CACHE=$cache "$here/prepare-guest.sh"
-RESIZED_VM_CACHE=$cache exec "$here/run-vm.sh" "$guest_test" "$stage" "$backend_test" "$cache/busybox.tar"
+memory=${RESIZED_VM_MEMORY:-2048}
+node_memory=$((memory / 2))
+RESIZED_VM_CACHE=$cache RESIZED_VM_MEMORY=$((node_memory * 2)) \
+    RESIZED_VM_CPU_MODEL=max,vendor=GenuineIntel RESIZED_VM_CPUS=4,sockets=2,cores=1,threads=2 \
+    RESIZED_VM_QEMU_ARGS="-object memory-backend-ram,id=m0,size=${node_memory}M
+        -object memory-backend-ram,id=m1,size=${node_memory}M
+        -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1" \
+    exec "$here/run-vm.sh" "$guest_test" "$stage" "$backend_test" "$cache/busybox.tar" "$topology_test"
