@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 namespace resized::integration::events
 {
 namespace
@@ -74,6 +76,40 @@ TEST_F(PodBudgetTest, APodsLimitCountsOnceAndHoldsItsMembers)
     // Also after a pass over every workload, which lists the pods too.
     bus().reconcile("");
     EXPECT_EQ(bus().cpuAllocatedMillis(), capacity);
+}
+
+// The pod's budget over its life: stopped, it holds its limit and its
+// members stay inside; started, both get their limits back; a member
+// re-created in the pod under its name gets its own back, inside the pod's,
+// and the node's figure never moves.
+TEST_F(PodBudgetTest, ItHoldsWhileAPodStopsAndAMemberReturns)
+{
+    startDaemon();
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const std::string podWorkload = "pod:" + pod.name();
+    const std::string cartName = nameFor("cart");
+    std::optional<ScopedContainer> cart(std::in_place, podman(), cartName,
+                                        std::vector<std::string>{"--pod", pod.name()});
+    const std::uint64_t before = bus().cpuAllocatedMillis();
+    bus().update(podWorkload, cpu(1000));
+    bus().update(cartName, cpu(600));
+    const std::uint64_t allocated = bus().cpuAllocatedMillis();
+    EXPECT_EQ(allocated, before + 1000);
+
+    podmanOrThrow({"pod", "stop", "--time", "0", pod.name()});
+    bus().reconcile("");
+    EXPECT_EQ(bus().cpuAllocatedMillis(), allocated);
+    podmanOrThrow({"pod", "start", pod.name()});
+    EXPECT_TRUE(waitForLimits(pod.cgroupPath(), {.cpuMillis = 1000}));
+    EXPECT_TRUE(waitForLimits(cart->cgroupPath(), {.cpuMillis = 600}));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), allocated);
+
+    cart.reset();
+    cart.emplace(podman(), cartName, std::vector<std::string>{"--pod", pod.name()});
+    EXPECT_TRUE(waitForLimits(cart->cgroupPath(), {.cpuMillis = 600}));
+    EXPECT_EQ(cart->cgroupPath().parent_path(), pod.cgroupPath());
+    EXPECT_TRUE(waitForSynchronized(cartName));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), allocated);
 }
 
 } // namespace
