@@ -4,7 +4,7 @@
 // (A pod's name is its hostname: test names stay short.)
 
 #include "events_test.h"
-#include "scoped_pod.h"
+#include "support/scoped_pod.h"
 
 #include <gtest/gtest.h>
 

@@ -2,7 +2,7 @@
 // its desired limits back.
 
 #include "events_test.h"
-#include "scoped_pod.h"
+#include "support/scoped_pod.h"
 
 #include <gtest/gtest.h>
 

@@ -5,11 +5,11 @@
 #include <filesystem>
 #include <string>
 
-namespace resized::integration::events
+namespace resized::integration
 {
 
 // A pod, removed with everything in it when this goes out of scope, whatever
-// the test did. Without an infra container unless asked: only a pod with one
+// the test did (a pod left behind fails the test). Without an infra container unless asked: only a pod with one
 // has a cgroup of its own (`pod:NAME`).
 class ScopedPod
 {
@@ -32,4 +32,4 @@ class ScopedPod
     std::string name_;
 };
 
-} // namespace resized::integration::events
+} // namespace resized::integration

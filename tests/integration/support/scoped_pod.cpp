@@ -1,8 +1,10 @@
-#include "scoped_pod.h"
+#include "support/scoped_pod.h"
+
+#include <gtest/gtest.h>
 
 #include <stdexcept>
 
-namespace resized::integration::events
+namespace resized::integration
 {
 
 ScopedPod::ScopedPod(const PodmanCli& podman, std::string name, Infra infra) :
@@ -29,7 +31,11 @@ std::filesystem::path ScopedPod::cgroupPath() const
 
 ScopedPod::~ScopedPod()
 {
-    podman_.run({"pod", "rm", "--force", "--time", "0", name_});
+    const CommandResult removed = podman_.run({"pod", "rm", "--force", "--time", "0", name_});
+    if (!removed.succeeded())
+    {
+        ADD_FAILURE() << "pod " << name_ << " is left behind: " << removed.standardError;
+    }
 }
 
-} // namespace resized::integration::events
+} // namespace resized::integration
