@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 
 #include "core/pod_budget.h"
 #include "service/budget_windows.h"
@@ -77,28 +78,59 @@ core::NodeBudget Ledger::poolBudget(const store::PoolRecord& pool)
     return {pool.cap, allocatedIn(&pool.name), store_.poolReserved(pool.name)};
 }
 
-std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion& question)
+std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion& question,
+                                                               const PlannedPods& planned)
 {
     if (question.kind == core::WorkloadKind::Pod) {
         const std::string pod = podNamed(question.workload).value_or(question.workload);
-        std::vector<core::PodMemberLimit> members;
+        const auto plannedMembers = planned.members.find(pod);
+        const auto plannedLimitOf = [&](const std::string& member) -> std::optional<core::Amounts> {
+            if (plannedMembers == planned.members.end())
+                return std::nullopt;
+            const auto found = plannedMembers->second.find(member);
+            return found == plannedMembers->second.end() ? std::nullopt : std::optional(found->second);
+        };
+        // Each member's limit now, and after the change (a plan may change
+        // members of the pod along with it).
+        std::vector<core::PodMemberLimit> now;
+        std::vector<core::PodMemberLimit> after;
+        const auto count = [&](const std::string& member, const core::Amounts& limit) {
+            now.push_back({member, limit});
+            after.push_back({member, plannedLimitOf(member).value_or(limit)});
+        };
+        std::set<std::string> counted;
         for (const auto& held : store_.heldAllocations())
-            if (held.pod == pod)
-                members.push_back({held.workload, held.amounts});
+            if (held.pod == pod && counted.insert(held.workload).second)
+                count(held.workload, held.amounts);
         for (const auto& [name, unheld] : unheld_)
-            if (unheld.pod == pod)
-                members.push_back({name, unheld.amounts});
-        if (auto refusal = core::refuseOutsidePod(pod, question.wanted, members))
+            if (unheld.pod == pod && counted.insert(name).second)
+                count(name, unheld.amounts);
+        if (plannedMembers != planned.members.end())
+            for (const auto& [member, limit] : plannedMembers->second)
+                if (!counted.contains(member))
+                    after.push_back({member, limit});
+        if (auto refusal = core::refuseOutsidePod(pod, question.wanted, after))
             return refusal;
-        core::Amounts membersSum;
-        for (const auto& member : members)
-            membersSum = membersSum + member.limit;
-        question.held = core::podGroupAllocation(question.held, membersSum);
-        question.wanted = core::podGroupAllocation(question.wanted, membersSum);
+        const auto sum = [](const std::vector<core::PodMemberLimit>& members) {
+            core::Amounts total;
+            for (const auto& member : members)
+                total = total + member.limit;
+            return total;
+        };
+        question.held = core::podGroupAllocation(question.held, sum(now));
+        question.wanted = core::podGroupAllocation(question.wanted, sum(after));
         return std::nullopt;
     }
     if (question.pod.empty())
         return std::nullopt;
+    if (const auto podAfter = planned.podLimits.find(question.pod); podAfter != planned.podLimits.end()) {
+        // The pod's own change counts this member, before and after.
+        if (auto refusal = core::refuseOutsidePod(question.pod, podAfter->second, {{question.workload, question.wanted}}))
+            return refusal;
+        question.held = {};
+        question.wanted = {};
+        return std::nullopt;
+    }
     const auto limits = podLimits(store_.heldAllocations());
     const auto podLimit = limits.find(question.pod);
     if (podLimit == limits.end())
@@ -168,7 +200,7 @@ core::AdmissionDecision Ledger::assess(const AdmissionQuestion& asked)
     if (auto refusal = refuseCpus(asked))
         return *refusal;
     AdmissionQuestion question = asked;
-    if (auto refusal = assessPodLevel(question))
+    if (auto refusal = assessPodLevel(question, {}))
         return *refusal;
     const core::AdmissionDecision decision = core::admit(budget(), question.held, question.wanted);
     if (decision.verdict != core::Verdict::Admitted || question.pool.empty())
@@ -187,11 +219,18 @@ PlanAdmission Ledger::assessPlan(const std::vector<AdmissionQuestion>& asked)
     core::Amounts held;
     core::Amounts wanted;
     std::vector<AdmissionQuestion> questions = asked;
+    PlannedPods planned;
+    for (const auto& question : questions)
+        if (question.kind == core::WorkloadKind::Pod)
+            planned.podLimits[podNamed(question.workload).value_or(question.workload)] = question.wanted;
+    for (const auto& question : questions)
+        if (planned.podLimits.contains(question.pod))
+            planned.members[question.pod][question.workload] = question.wanted;
     std::map<std::string, std::vector<const AdmissionQuestion*>> byPool;
     for (auto& question : questions) {
         auto alone = refuseCpus(question);
         if (!alone)
-            alone = assessPodLevel(question);
+            alone = assessPodLevel(question, planned);
         if (!alone) {
             // Against the capacity alone: only a change larger than the
             // node is refused here.

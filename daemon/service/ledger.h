@@ -108,11 +108,19 @@ public:
     std::optional<UnheldWorkload> unheld(const std::string& workload) const;
 
 private:
+    // What a plan changes of pods and of their members (by pod, then
+    // member): the limits after it. A member's change in a plan that changes
+    // its pod too is counted in the pod's group.
+    struct PlannedPods {
+        std::map<std::string, core::Amounts> podLimits;
+        std::map<std::string, std::map<std::string, core::Amounts>> members;
+    };
+
     // The pod level: refuses a member's limit beyond its pod's, or a pod's
     // limit below a member's; otherwise turns the question into what the
     // node and the pool count (a member: nothing its pod covers; a pod: its
-    // limit in place of its members' sum).
-    std::optional<core::AdmissionDecision> assessPodLevel(AdmissionQuestion& question);
+    // limit in place of its members' sum), with what `planned` changes.
+    std::optional<core::AdmissionDecision> assessPodLevel(AdmissionQuestion& question, const PlannedPods& planned);
     // The limits of the pods, held or unheld, by pod name: their members'
     // limits of the same resources are inside.
     std::map<std::string, core::Amounts> podLimits(const std::vector<store::HeldAllocation>& held) const;

@@ -200,7 +200,14 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     std::vector<size_t> order(targets.size());
     for (size_t index = 0; index < order.size(); ++index)
         order[index] = index;
-    std::stable_partition(order.begin(), order.end(), [&](size_t index) { return lowersOnly(questions[index]); });
+    // What lowers first, making room for what grows; a pod's members are
+    // lowered before the pod and raised after it, so that the pod's cgroup
+    // holds what its members ask of it all along.
+    const auto stage = [&](size_t index) {
+        const bool pod = questions[index].kind == core::WorkloadKind::Pod;
+        return lowersOnly(questions[index]) ? (pod ? 1 : 0) : (pod ? 2 : 3);
+    };
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stage(a) < stage(b); });
     std::vector<CgroupChange> changes;
     for (const size_t index : order) {
         const Target& target = targets[index];

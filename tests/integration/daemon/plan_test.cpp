@@ -7,6 +7,7 @@
 #include "signal_recorder.h"
 
 #include "support/cgroup_v1.h"
+#include "support/scoped_pod.h"
 #include "support/wait.h"
 
 #include <gtest/gtest.h>
@@ -270,6 +271,38 @@ TEST_F(PlanTest, BadPlansAreRefusedAndChangeNothing)
     EXPECT_NE(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 300U);
     EXPECT_EQ(callAsNobody({"SubmitPlan", container.name()}), "org.freedesktop.DBus.Error.AccessDenied");
     EXPECT_EQ(callAsNobody({"ListPlans"}), "ok");
+}
+
+// A plan may change a pod and its members together (design.md §1b, pod
+// budgets): it is measured as their group after it, so a member may outgrow
+// the pod's old limit while the plan raises the pod, and the pod may go
+// below a member's old limit while the plan lowers that member.
+TEST_F(PlanTest, APlanChangesAPodAndItsMemberTogether)
+{
+    const ScopedPod pod(podman(), containerName("pod"), ScopedPod::Infra::with);
+    const std::string podWorkload = "pod:" + pod.name();
+    const auto cart = runContainer("cart", {"--pod", pod.name()});
+    const auto podCpu = [&](std::uint64_t millis) {
+        return PlanChange{podWorkload, ResourceValues{.cpuMillis = millis}.toDictionary()};
+    };
+    const std::uint64_t before = client().managerNumber("CpuAllocatedMillis");
+    client().updateResources(podWorkload, ResourceValues{.cpuMillis = 600});
+    client().updateResources(cart.name(), ResourceValues{.cpuMillis = 500});
+    const auto alone = errorOf([&] { client().updateResources(cart.name(), ResourceValues{.cpuMillis = 900}); });
+    ASSERT_TRUE(alone);
+    EXPECT_EQ(alone->getName(), "io.resized1.Error.Infeasible");
+
+    const auto raise = finished(client().submitPlan({cpu(cart, 900), podCpu(1200)}));
+    EXPECT_EQ(entryOf<std::string>(raise, "State"), "succeeded") << entryOf<std::string>(raise, "Message");
+    EXPECT_EQ(CgroupLimits::read(pod.cgroupPath()).cpuMillis(), 1200U);
+    EXPECT_EQ(CgroupLimits::read(cart.cgroupPath()).cpuMillis(), 900U);
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), before + 1200);
+
+    const auto lower = finished(client().submitPlan({podCpu(300), cpu(cart, 200)}));
+    EXPECT_EQ(entryOf<std::string>(lower, "State"), "succeeded") << entryOf<std::string>(lower, "Message");
+    EXPECT_EQ(CgroupLimits::read(pod.cgroupPath()).cpuMillis(), 300U);
+    EXPECT_EQ(CgroupLimits::read(cart.cgroupPath()).cpuMillis(), 200U);
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), before + 300);
 }
 
 } // namespace

@@ -480,5 +480,75 @@ TEST_F(LedgerTest, APodsFirstLimitNeedsRoomOnlyBeyondItsMembersSum)
     EXPECT_EQ(decision.reason, "asked 600m more CPU, 500m available on this node");
 }
 
+// A plan that changes a pod and its members is measured as their group
+// after it: a member may grow past the pod's old limit when the plan raises
+// the pod too, and a pod may go below a member's old limit when the plan
+// lowers that member with it.
+class PodPlanTest : public LedgerTest {
+protected:
+    AdmissionQuestion podChange(Amounts held, Amounts wanted) const
+    {
+        auto change = question(held, wanted);
+        change.workload = "pod:shop";
+        change.kind = core::WorkloadKind::Pod;
+        return change;
+    }
+
+    AdmissionQuestion memberChange(const std::string& member, Amounts held, Amounts wanted) const
+    {
+        auto change = question(held, wanted);
+        change.workload = member;
+        change.pod = "shop";
+        return change;
+    }
+};
+
+TEST_F(PodPlanTest, RaisingAPodAndAMemberTogetherReservesOnlyThePodsGrowth)
+{
+    rememberPod("shop", {1000, 0});
+    rememberMember("cart", "shop", {800, 0});
+    remember("hog", {2000, 0});
+
+    const auto admission = ledger_.assessPlan({podChange({1000, 0}, {2000, 0}), memberChange("cart", {800, 0}, {1500, 0})});
+
+    EXPECT_EQ(admission.decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(admission.reservations, (std::vector<Amounts>{{1000, 0}, {0, 0}}));
+    const auto alone = ledger_.assessPlan({memberChange("cart", {800, 0}, {1500, 0})});
+    EXPECT_EQ(alone.decision.reason, "cart: pod shop: cart's limit of 1500m CPU is more than the pod's 1 CPU");
+    // Beyond what the node has left, the pod's growth is refused.
+    EXPECT_EQ(ledger_.assessPlan({podChange({1000, 0}, {2100, 0}), memberChange("cart", {800, 0}, {1500, 0})})
+                  .decision.verdict,
+              Verdict::Insufficient);
+}
+
+TEST_F(PodPlanTest, APodLoweredBelowAMemberTakesThatMemberDownWithIt)
+{
+    rememberPod("shop", {2000, 0});
+    rememberMember("cart", "shop", {1500, 0});
+
+    EXPECT_EQ(ledger_.assessPlan({podChange({2000, 0}, {1000, 0})}).decision.verdict, Verdict::Infeasible);
+    const auto admission =
+        ledger_.assessPlan({memberChange("cart", {1500, 0}, {800, 0}), podChange({2000, 0}, {1000, 0})});
+    EXPECT_EQ(admission.decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(admission.reservations, (std::vector<Amounts>{{0, 0}, {0, 0}}));
+}
+
+TEST_F(PodPlanTest, APodsFirstLimitTradesItsMembersSumAfterThePlan)
+{
+    rememberMember("cart", "shop", {800, 0});
+    rememberMember("till", "shop", {300, 0});
+    remember("hog", {2800, 0});
+
+    // The members hold 1100m now; after the plan the pod holds 1200m, all
+    // that is left on the node.
+    const auto admission = ledger_.assessPlan({podChange({0, 0}, {1200, 0}), memberChange("cart", {800, 0}, {1000, 0})});
+
+    EXPECT_EQ(admission.decision.verdict, Verdict::Admitted);
+    EXPECT_EQ(admission.reservations, (std::vector<Amounts>{{100, 0}, {0, 0}}));
+    EXPECT_EQ(ledger_.assessPlan({podChange({0, 0}, {1200, 0}), memberChange("cart", {800, 0}, {1300, 0})})
+                  .decision.reason,
+              "pod:shop: pod shop: cart's limit of 1300m CPU is more than the pod's 1200m CPU");
+}
+
 }  // namespace
 }  // namespace resized::service
