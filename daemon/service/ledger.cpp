@@ -8,6 +8,18 @@
 #include "service/budget_windows.h"
 
 namespace resized::service {
+namespace {
+
+// The pod a workload name names, if it is one (`pod:NAME`).
+std::optional<std::string> podNamed(const std::string& workload)
+{
+    const auto name = core::parseWorkloadName(workload);
+    if (!name || name->kind != core::WorkloadKind::Pod)
+        return std::nullopt;
+    return name->name;
+}
+
+}  // namespace
 
 std::optional<uint64_t> allowedDisruptions(store::StateStore& store, const store::PoolRecord& pool,
                                            core::DisruptionReason reason, uint64_t nowUsec)
@@ -25,19 +37,6 @@ Ledger::Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet no
     : store_(store), capacity_(capacity), nodeCpus_(std::move(nodeCpus))
 {
 }
-
-namespace {
-
-// The pod a workload name names, if it is one (`pod:NAME`).
-std::optional<std::string> podNamed(const std::string& workload)
-{
-    const auto name = core::parseWorkloadName(workload);
-    if (!name || name->kind != core::WorkloadKind::Pod)
-        return std::nullopt;
-    return name->name;
-}
-
-}  // namespace
 
 std::map<std::string, core::Amounts> Ledger::podLimits(const std::vector<store::HeldAllocation>& held) const
 {
