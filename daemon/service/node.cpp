@@ -2,9 +2,14 @@
 
 #include <sched.h>
 
-#include <fstream>
-#include <stdexcept>
+#include <spdlog/spdlog.h>
 
+#include <fstream>
+#include <map>
+#include <stdexcept>
+#include <utility>
+
+#include "cgroup/cpu_topology_files.h"
 #include "cgroup/detect.h"
 
 namespace resized::service {
@@ -35,15 +40,44 @@ uint64_t memTotal()
     throw std::runtime_error("/proc/meminfo has no MemTotal");
 }
 
+// Nothing tells which of `cpus` share a core or a socket: each counts as a
+// core of its own, so no slice would take a sibling it cannot see.
+core::CpuTopology singleNodeTopology(const core::CpuSet& cpus)
+{
+    std::map<unsigned, core::CpuLocation> locations;
+    for (const unsigned cpu : cpus)
+        locations[cpu] = {.socket = 0, .coreId = cpu, .numaNode = 0};
+    return core::CpuTopology(std::move(locations));
+}
+
+core::CpuTopology topologyOr(const std::filesystem::path& sysRoot, const core::CpuSet& fallbackCpus)
+{
+    try {
+        return cgroup::readCpuTopology(sysRoot);
+    } catch (const std::runtime_error& error) {
+        spdlog::warn("cannot read the CPU topology ({}); taking CPUs {} as one NUMA node", error.what(),
+                     core::formatCpuSet(fallbackCpus));
+        return singleNodeTopology(fallbackCpus);
+    }
+}
+
 }  // namespace
 
-NodeInfo readNodeInfo(const std::filesystem::path& cgroupRoot)
+NodeInfo readNodeInfo(const std::filesystem::path& cgroupRoot, const std::filesystem::path& sysRoot)
 {
+    auto cpus = affinityCpus();
+    auto topology = topologyOr(sysRoot, cpus);
     return {
-        .cpus = affinityCpus(),
+        .cpus = std::move(cpus),
         .memoryTotal = memTotal(),
         .cgroupVersion = std::string(cgroup::versionName(cgroup::detectCgroupVersion(cgroupRoot))),
+        .topology = std::move(topology),
     };
+}
+
+CpuPools cpuPools(const NodeInfo& node)
+{
+    return {.policy = "none", .shared = node.topology.cpus(), .reserved = {}, .exclusive = {}};
 }
 
 core::Amounts allocatable(const NodeInfo& node, const core::Amounts& systemReserve)
