@@ -13,6 +13,8 @@
 #include "bus/errors_translation.h"
 #include "bus/object_path.h"
 #include "build_config.h"
+#include "core/cpuset.h"
+#include "service/node.h"
 
 namespace resized::bus {
 
@@ -471,5 +473,10 @@ uint64_t ManagerObject::CpuReservedMillis() { return budget().reserved.cpuMillis
 uint64_t ManagerObject::MemoryReserved() { return budget().reserved.memory; }
 uint64_t ManagerObject::CpuAvailableMillis() { return budget().available().cpuMillis; }
 uint64_t ManagerObject::MemoryAvailable() { return budget().available().memory; }
+std::string ManagerObject::CpuManagerPolicy() { return cpuPools().policy; }
+std::string ManagerObject::SharedCpus() { return core::formatCpuSet(cpuPools().shared); }
+std::string ManagerObject::ReservedCpus() { return core::formatCpuSet(cpuPools().reserved); }
+std::string ManagerObject::ExclusiveCpuSet() { return core::formatCpuSet(cpuPools().exclusive); }
+uint32_t ManagerObject::NumaNodes() { return static_cast<uint32_t>(manager_.node().topology.numaNodeCount()); }
 
 }  // namespace resized::bus

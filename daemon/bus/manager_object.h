@@ -61,6 +61,7 @@ public:
 
 private:
     core::NodeBudget budget();
+    service::CpuPools cpuPools() const { return service::cpuPools(manager_.node()); }
     void UpdateResources(sdbus::Result<Dictionary>&& result, std::string workload, Dictionary resources,
                          Dictionary options) override;
     void ValidateResourceUpdate(sdbus::Result<bool, std::string>&& result, std::string workload,
@@ -93,6 +94,11 @@ private:
     uint64_t MemoryReserved() override;
     uint64_t CpuAvailableMillis() override;
     uint64_t MemoryAvailable() override;
+    std::string CpuManagerPolicy() override;
+    std::string SharedCpus() override;
+    std::string ReservedCpus() override;
+    std::string ExclusiveCpuSet() override;
+    uint32_t NumaNodes() override;
 
     const sdbus::Message& currentCall();
     // The status dictionary, with the autoscaler's keys where it has a

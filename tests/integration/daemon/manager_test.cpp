@@ -1,8 +1,11 @@
 // The Manager object against the machine it runs on: capacity, cgroup
-// version, runtime connection, and the contract's members in introspection.
+// version, runtime connection, the CPU manager's pools, and the contract's
+// members in introspection.
 
 #include "daemon_test.h"
 #include "interface_members.h"
+
+#include "support/host_cpus.h"
 
 #include <linux/magic.h>
 #include <sys/statfs.h>
@@ -91,6 +94,19 @@ TEST_F(ManagerTest, DescribesTheNodeAndItsRuntime)
     EXPECT_TRUE(client().managerProperty("RuntimeConnected").get<bool>());
 }
 
+// Without a CPU manager policy no CPU is reserved or exclusive: containers
+// share every CPU the kernel has online.
+TEST_F(ManagerTest, WithoutACpuManagerPolicyEveryOnlineCpuIsShared)
+{
+    const Dictionary properties = client().managerProperties();
+
+    EXPECT_EQ(properties.at("CpuManagerPolicy").get<std::string>(), "none");
+    EXPECT_EQ(properties.at("SharedCpus").get<std::string>(), onlineCpuList());
+    EXPECT_EQ(properties.at("ReservedCpus").get<std::string>(), "");
+    EXPECT_EQ(properties.at("ExclusiveCpuSet").get<std::string>(), "");
+    EXPECT_EQ(properties.at("NumaNodes").get<std::uint32_t>(), numaNodesWithCpus());
+}
+
 TEST_F(ManagerTest, IntrospectionListsEveryMemberOfTheContract)
 {
     const std::string xml = client().introspect(managerPath);
@@ -118,6 +134,11 @@ TEST_F(ManagerTest, IntrospectionListsEveryMemberOfTheContract)
                     "property MemoryReserved t",
                     "property CpuAvailableMillis t",
                     "property MemoryAvailable t",
+                    "property CpuManagerPolicy s",
+                    "property SharedCpus s",
+                    "property ReservedCpus s",
+                    "property ExclusiveCpuSet s",
+                    "property NumaNodes u",
                 }));
     EXPECT_THAT(membersOf(xml, "org.freedesktop.DBus.ObjectManager"),
                 IsSupersetOf<std::set<std::string>>({"method GetManagedObjects",
