@@ -35,6 +35,28 @@ std::string formatRuntime(const Dictionary& properties)
     return *connected ? "connected" : "disconnected";
 }
 
+// A CPU list property: "-" for an empty list (no CPU), "unknown" when a
+// daemon without a CPU manager does not have the property.
+std::string formatCpuList(const Dictionary& properties, const std::string& name)
+{
+    const auto cpus = find<std::string>(properties, name);
+    if (!cpus)
+        return "unknown";
+    return cpus->empty() ? "-" : *cpus;
+}
+
+std::string formatCpuManagerPolicy(const Dictionary& properties)
+{
+    const auto policy = find<std::string>(properties, "CpuManagerPolicy");
+    return policy ? "policy " + *policy : "unknown";
+}
+
+std::string formatNumaNodes(const Dictionary& properties)
+{
+    const auto nodes = find<uint32_t>(properties, "NumaNodes");
+    return nodes ? std::to_string(*nodes) : "unknown";
+}
+
 }  // namespace
 
 std::string formatNode(const Dictionary& properties, bool withLegend)
@@ -43,6 +65,12 @@ std::string formatNode(const Dictionary& properties, bool withLegend)
     out += "       Version: " + lookup<std::string>(properties, "Version", "unknown") + '\n';
     out += "Cgroup version: " + lookup<std::string>(properties, "CgroupVersion", "unknown") + '\n';
     out += "       Runtime: " + formatRuntime(properties) + "\n\n";
+
+    out += "   CPU manager: " + formatCpuManagerPolicy(properties) + '\n';
+    out += "    NUMA nodes: " + formatNumaNodes(properties) + '\n';
+    out += "   Shared CPUs: " + formatCpuList(properties, "SharedCpus") + '\n';
+    out += " Reserved CPUs: " + formatCpuList(properties, "ReservedCpus") + '\n';
+    out += "Exclusive CPUs: " + formatCpuList(properties, "ExclusiveCpuSet") + "\n\n";
 
     Table table({"RESOURCE", "CAPACITY", "ALLOCATED", "RESERVED", "AVAILABLE"});
     table.addRow(resourceRow(properties, "cpu", "Cpu", "Millis", core::formatCpuMillis));

@@ -374,7 +374,7 @@ TEST(Limits, DescribeEveryResourceInHumanUnits)
     EXPECT_EQ(describeLimits(core::Resources{}), "none");
 }
 
-TEST(Node, ShowsDaemonStateAndResourceTable)
+TEST(Node, ShowsDaemonStateCpuManagerAndResourceTable)
 {
     const Dictionary properties{
         {"Version", sdbus::Variant(std::string("0.1.0"))},
@@ -388,11 +388,22 @@ TEST(Node, ShowsDaemonStateAndResourceTable)
         {"MemoryAllocated", sdbus::Variant(uint64_t{512} << 20)},
         {"MemoryReserved", sdbus::Variant(uint64_t{0})},
         {"MemoryAvailable", sdbus::Variant((uint64_t{4} << 30) - (uint64_t{512} << 20))},
+        {"CpuManagerPolicy", sdbus::Variant(std::string("none"))},
+        {"NumaNodes", sdbus::Variant(uint32_t{1})},
+        {"SharedCpus", sdbus::Variant(std::string("0-1"))},
+        {"ReservedCpus", sdbus::Variant(std::string(""))},
+        {"ExclusiveCpuSet", sdbus::Variant(std::string(""))},
     };
     EXPECT_EQ(formatNode(properties, true),
               "       Version: 0.1.0\n"
               "Cgroup version: v1\n"
               "       Runtime: connected\n"
+              "\n"
+              "   CPU manager: policy none\n"
+              "    NUMA nodes: 1\n"
+              "   Shared CPUs: 0-1\n"
+              " Reserved CPUs: -\n"
+              "Exclusive CPUs: -\n"
               "\n"
               "RESOURCE CAPACITY ALLOCATED RESERVED AVAILABLE\n"
               "cpu      2        1500m     0        500m\n"
@@ -405,10 +416,31 @@ TEST(Node, ShowsMemoryInHumanUnits)
     EXPECT_NE(formatNode(properties, true).find("memory   23.3Gi "), std::string::npos);
 }
 
+TEST(Node, ShowsTheCpusOfAnExclusiveSlice)
+{
+    const Dictionary properties{
+        {"CpuManagerPolicy", sdbus::Variant(std::string("static"))},
+        {"NumaNodes", sdbus::Variant(uint32_t{2})},
+        {"SharedCpus", sdbus::Variant(std::string("0-1,4-7"))},
+        {"ReservedCpus", sdbus::Variant(std::string("0"))},
+        {"ExclusiveCpuSet", sdbus::Variant(std::string("2-3"))},
+    };
+    const std::string text = formatNode(properties, false);
+    EXPECT_NE(text.find("   CPU manager: policy static\n"
+                        "    NUMA nodes: 2\n"
+                        "   Shared CPUs: 0-1,4-7\n"
+                        " Reserved CPUs: 0\n"
+                        "Exclusive CPUs: 2-3\n"),
+              std::string::npos)
+        << text;
+}
+
 TEST(Node, MarksPropertiesAnOlderDaemonLacks)
 {
     const std::string text = formatNode(Dictionary{}, false);
     EXPECT_NE(text.find("Runtime: unknown\n"), std::string::npos);
+    EXPECT_NE(text.find("CPU manager: unknown\n"), std::string::npos);
+    EXPECT_NE(text.find("Shared CPUs: unknown\n"), std::string::npos);
     EXPECT_NE(text.find("cpu    - - - -\n"), std::string::npos);
 }
 

@@ -8,6 +8,7 @@
 
 #include "resizectl_fixture.h"
 #include "support/cgroup_v1.h"
+#include "support/host_cpus.h"
 #include "support/wait.h"
 
 namespace resized::ctl {
@@ -213,6 +214,27 @@ TEST_F(ResizectlTest, NodeShowsCapacityAndAllocation)
     ASSERT_EQ(text.exitStatus, 0) << text.standardError;
     EXPECT_THAT(text.standardOutput, HasSubstr("Cgroup version: v1\n"));
     EXPECT_THAT(text.standardOutput, HasSubstr("\ncpu "));
+}
+
+// Without a CPU manager policy every CPU the kernel has online is shared
+// and none is reserved or exclusive.
+TEST_F(ResizectlTest, NodeShowsTheCpuManager)
+{
+    const auto properties = resizectlJson({"node"});
+    const auto text = resizectl({"node"});
+
+    EXPECT_EQ(properties["CpuManagerPolicy"], "none");
+    EXPECT_EQ(properties["NumaNodes"].get<unsigned>(), integration::numaNodesWithCpus());
+    EXPECT_EQ(properties["SharedCpus"], integration::onlineCpuList());
+    EXPECT_EQ(properties["ReservedCpus"], "");
+    EXPECT_EQ(properties["ExclusiveCpuSet"], "");
+    ASSERT_EQ(text.exitStatus, 0) << text.standardError;
+    EXPECT_THAT(text.standardOutput,
+                HasSubstr("   CPU manager: policy none\n"
+                          "    NUMA nodes: " + std::to_string(integration::numaNodesWithCpus()) + "\n"
+                          "   Shared CPUs: " + integration::onlineCpuList() + "\n"
+                          " Reserved CPUs: -\n"
+                          "Exclusive CPUs: -\n"));
 }
 
 }  // namespace

@@ -22,10 +22,12 @@ ExitStatus showNode(Session& session)
 
 void addNodeVerb(CLI::App& app, VerbAction& selected)
 {
-    auto* command = app.add_subcommand("node", "Show the node's capacity, allocations and daemon state");
+    auto* command =
+        app.add_subcommand("node", "Show the node's capacity, allocations, CPU manager and daemon state");
     command->footer("Available = Capacity - Allocated - Reserved, per resource. Capacity is the node's total\n"
                     "less the configured system reserve. Raising a workload's limit needs the difference\n"
-                    "to be available; lowering one is always admitted.");
+                    "to be available; lowering one is always admitted. Shared CPUs are where every\n"
+                    "container without exclusive CPUs runs.");
     command->callback([&selected] { selected = showNode; });
 }
 
