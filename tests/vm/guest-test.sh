@@ -279,6 +279,9 @@ podman rm -f -t 0 mx > /dev/null
 
 echo "== (h) the CPU topology of two emulated NUMA nodes with SMT"
 check "the topology read from sysfs and the slices chosen from it" "$topology_test" --gtest_brief=1
+manager_property() { busctl get-property io.resized1 /io/resized1 io.resized1.Manager "$1"; }
+check "the daemon sees both NUMA nodes" equals "$(manager_property NumaNodes)" "u 2"
+check "and shares every CPU under the policy none" equals "$(manager_property SharedCpus)" 's "0-3"'
 
 echo "== resized's journal (last lines)"
 journalctl -u resized -o short-monotonic --no-pager | tail -n 15
