@@ -21,6 +21,11 @@ Amounts operator+(const Amounts& a, const Amounts& b)
     return {saturatingAdd(a.cpuMillis, b.cpuMillis), saturatingAdd(a.memory, b.memory)};
 }
 
+Amounts operator-(const Amounts& a, const Amounts& b)
+{
+    return {saturatingSub(a.cpuMillis, b.cpuMillis), saturatingSub(a.memory, b.memory)};
+}
+
 Amounts NodeBudget::available() const
 {
     return {

@@ -17,6 +17,8 @@ struct Amounts {
 
 // Saturating sum, so that a corrupt figure can never wrap to a small one.
 Amounts operator+(const Amounts& a, const Amounts& b);
+// Saturating difference, never below zero.
+Amounts operator-(const Amounts& a, const Amounts& b);
 
 struct NodeBudget {
     Amounts capacity;   // allocatable: total minus the configured system reserve

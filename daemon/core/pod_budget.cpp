@@ -9,6 +9,11 @@ Amounts outsidePodLimit(const Amounts& amounts, const Amounts& podLimit)
     return {podLimit.cpuMillis > 0 ? 0 : amounts.cpuMillis, podLimit.memory > 0 ? 0 : amounts.memory};
 }
 
+Amounts insidePodLimit(const Amounts& amounts, const Amounts& podLimit)
+{
+    return amounts - outsidePodLimit(amounts, podLimit);
+}
+
 Amounts podGroupAllocation(const Amounts& podLimit, const Amounts& membersSum)
 {
     return {podLimit.cpuMillis > 0 ? podLimit.cpuMillis : membersSum.cpuMillis,

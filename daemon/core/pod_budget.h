@@ -14,8 +14,9 @@ namespace resized::core {
 // more. A resource the pod does not limit (0 in `podLimit`, as
 // allocationOf() counts "no limit") its members count one by one.
 
-// `amounts` without what `podLimit` covers.
+// `amounts` without what `podLimit` covers, and what it covers.
 Amounts outsidePodLimit(const Amounts& amounts, const Amounts& podLimit);
+Amounts insidePodLimit(const Amounts& amounts, const Amounts& podLimit);
 
 // What a pod and its members count together: the pod's limit where it has
 // one, the sum of its members' limits where it has none.

@@ -38,12 +38,9 @@ Ledger::Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet no
 {
 }
 
-std::map<std::string, core::Amounts> Ledger::podLimits(const std::vector<store::HeldAllocation>& held) const
+std::map<std::string, core::Amounts> Ledger::podLimits()
 {
-    std::map<std::string, core::Amounts> limits;
-    for (const auto& allocation : held)
-        if (allocation.kind == core::WorkloadKind::Pod)
-            limits.emplace(podNamed(allocation.workload).value_or(allocation.workload), allocation.amounts);
+    auto limits = store_.heldPodLimits();
     // A pod resized holds nothing for limits its members with its cgroup's
     // limits all the same.
     for (const auto& [name, unheld] : unheld_)
@@ -54,20 +51,33 @@ std::map<std::string, core::Amounts> Ledger::podLimits(const std::vector<store::
 
 core::Amounts Ledger::allocatedIn(const std::string* pool)
 {
-    const auto held = store_.heldAllocations();
-    const auto limits = podLimits(held);
-    core::Amounts allocated;
-    const auto count = [&](const std::string& workloadPool, const std::string& pod, const core::Amounts& amounts) {
-        if (pool && workloadPool != *pool)
-            return;
-        const auto podLimit = pod.empty() ? limits.end() : limits.find(pod);
-        allocated = allocated + (podLimit == limits.end() ? amounts : core::outsidePodLimit(amounts, podLimit->second));
-    };
-    for (const auto& allocation : held)
-        count(allocation.pool, allocation.pod, allocation.amounts);
-    for (const auto& [name, unheld] : unheld_)
-        count(unheld.pool, unheld.pod, unheld.amounts);
-    return allocated;
+    const auto inPool = [pool](const std::string& workloadPool) { return !pool || workloadPool == *pool; };
+    core::Amounts held = pool ? store_.poolAllocatedOutsideHeldPods(*pool) : store_.allocatedOutsideHeldPods();
+    // The store counts the held members of the pods it holds nothing for
+    // in full: what those pods' limits cover comes off.
+    core::Amounts insideUnheldPods;
+    core::Amounts unheldOutsidePods;
+    std::optional<std::map<std::string, core::Amounts>> limits;
+    for (const auto& [name, unheld] : unheld_) {
+        const auto pod = podNamed(name);
+        if (pod && unheld.amounts != core::Amounts{})
+            for (const auto& member : store_.podMemberAllocations(*pod))
+                if (inPool(member.pool))
+                    insideUnheldPods = insideUnheldPods + core::insidePodLimit(member.amounts, unheld.amounts);
+        if (!inPool(unheld.pool))
+            continue;
+        if (unheld.pod.empty()) {
+            unheldOutsidePods = unheldOutsidePods + unheld.amounts;
+            continue;
+        }
+        if (!limits)
+            limits = podLimits();
+        const auto podLimit = limits->find(unheld.pod);
+        unheldOutsidePods = unheldOutsidePods + (podLimit == limits->end()
+                                                     ? unheld.amounts
+                                                     : core::outsidePodLimit(unheld.amounts, podLimit->second));
+    }
+    return held - insideUnheldPods + unheldOutsidePods;
 }
 
 core::NodeBudget Ledger::budget() { return {capacity_, allocatedIn(nullptr), store_.reservedTotal()}; }
@@ -98,9 +108,9 @@ std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion&
             after.push_back({member, plannedLimitOf(member).value_or(limit)});
         };
         std::set<std::string> counted;
-        for (const auto& held : store_.heldAllocations())
-            if (held.pod == pod && counted.insert(held.workload).second)
-                count(held.workload, held.amounts);
+        for (const auto& member : store_.podMemberAllocations(pod))
+            if (counted.insert(member.workload).second)
+                count(member.workload, member.amounts);
         for (const auto& [name, unheld] : unheld_)
             if (unheld.pod == pod && counted.insert(name).second)
                 count(name, unheld.amounts);
@@ -130,7 +140,7 @@ std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion&
         question.wanted = {};
         return std::nullopt;
     }
-    const auto limits = podLimits(store_.heldAllocations());
+    const auto limits = podLimits();
     const auto podLimit = limits.find(question.pod);
     if (podLimit == limits.end())
         return std::nullopt;

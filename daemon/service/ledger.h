@@ -123,7 +123,7 @@ private:
     std::optional<core::AdmissionDecision> assessPodLevel(AdmissionQuestion& question, const PlannedPods& planned);
     // The limits of the pods, held or unheld, by pod name: their members'
     // limits of the same resources are inside.
-    std::map<std::string, core::Amounts> podLimits(const std::vector<store::HeldAllocation>& held) const;
+    std::map<std::string, core::Amounts> podLimits();
     // What the node (nullptr) or the pool counts as allocated: what is held
     // and what the unheld workloads hold, but for what pods' limits cover.
     core::Amounts allocatedIn(const std::string* pool);

@@ -20,6 +20,16 @@ constexpr std::string_view kWorkloadColumns =
 // The pool a workload's row says it is in (WorkloadRecord::pool()).
 constexpr std::string_view kPoolOfRow = "CASE WHEN pool_chosen THEN pool_option ELSE pool_label END";
 
+// What the rows holding an allocation count in a budget (design.md §1b, pod
+// budgets): a pod member's limit of a resource its pod holds a limit of is
+// inside the pod's, and not counted again. One lookup by primary key per
+// pod member; a plain SUM for the rest.
+constexpr std::string_view kAllocationOutsideHeldPods =
+    "COALESCE(SUM(CASE WHEN pod <> '' AND EXISTS (SELECT 1 FROM workloads p WHERE p.name = 'pod:' || workloads.pod "
+    "AND p.holds_allocation AND p.allocated_cpu_millis > 0) THEN 0 ELSE allocated_cpu_millis END), 0), "
+    "COALESCE(SUM(CASE WHEN pod <> '' AND EXISTS (SELECT 1 FROM workloads p WHERE p.name = 'pod:' || workloads.pod "
+    "AND p.holds_allocation AND p.allocated_memory > 0) THEN 0 ELSE allocated_memory END), 0)";
+
 WorkloadRecord readWorkload(const Statement& row)
 {
     WorkloadRecord record;
@@ -226,18 +236,40 @@ void StateStore::remove(const std::string& name)
     transaction.commit();
 }
 
-std::vector<HeldAllocation> StateStore::heldAllocations()
+core::Amounts StateStore::allocatedOutsideHeldPods()
 {
-    Statement query(db_, "SELECT name, kind, pod, " + std::string(kPoolOfRow) +
-                             ", allocated_cpu_millis, allocated_memory FROM workloads WHERE holds_allocation ORDER BY name");
-    std::vector<HeldAllocation> held;
+    return readAmounts(Statement(db_, "SELECT " + std::string(kAllocationOutsideHeldPods) +
+                                          " FROM workloads WHERE holds_allocation"));
+}
+
+core::Amounts StateStore::poolAllocatedOutsideHeldPods(const std::string& pool)
+{
+    return readAmounts(std::move(Statement(db_, "SELECT " + std::string(kAllocationOutsideHeldPods) +
+                                                    " FROM workloads WHERE holds_allocation AND " +
+                                                    std::string(kPoolOfRow) + " = ?")
+                                         .bind(1, pool)));
+}
+
+std::map<std::string, core::Amounts> StateStore::heldPodLimits()
+{
+    Statement query(db_, "SELECT substr(name, 5), allocated_cpu_millis, allocated_memory FROM workloads "
+                         "WHERE kind = 'pod' AND holds_allocation");
+    std::map<std::string, core::Amounts> limits;
     while (query.step())
-        held.push_back({.workload = query.text(0),
-                        .kind = core::parseWorkloadKind(query.text(1)).value_or(core::WorkloadKind::Container),
-                        .pod = query.text(2),
-                        .pool = query.text(3),
-                        .amounts = {query.unsignedInteger(4), query.unsignedInteger(5)}});
-    return held;
+        limits.emplace(query.text(0), core::Amounts{query.unsignedInteger(1), query.unsignedInteger(2)});
+    return limits;
+}
+
+std::vector<HeldAllocation> StateStore::podMemberAllocations(const std::string& pod)
+{
+    Statement query(db_, "SELECT name, " + std::string(kPoolOfRow) +
+                             ", allocated_cpu_millis, allocated_memory FROM workloads "
+                             "WHERE pod = ? AND holds_allocation ORDER BY name");
+    query.bind(1, pod);
+    std::vector<HeldAllocation> members;
+    while (query.step())
+        members.push_back({query.text(0), query.text(1), {query.unsignedInteger(2), query.unsignedInteger(3)}});
+    return members;
 }
 
 core::Amounts StateStore::reservedTotal()

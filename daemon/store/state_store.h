@@ -3,6 +3,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,12 +61,9 @@ struct WorkloadRecord {
 
 // Capacity held by one update in flight, with what is needed to finish or
 // undo it after a crash.
-// An allocation a workload holds, with what the ledger needs to count it:
-// the pod whose limit may hold it, the pool it counts in.
+// A workload and the allocation it holds, in the pool it counts in.
 struct HeldAllocation {
     std::string workload;
-    core::WorkloadKind kind = core::WorkloadKind::Container;
-    std::string pod;
     std::string pool;
     core::Amounts amounts;
 
@@ -163,9 +161,16 @@ public:
     // The workload with its deferred update (its reservations go with it).
     void remove(const std::string& name);
 
-    // The allocations held (WorkloadRecord::holdsAllocation); the ledger
-    // sums them, level by level.
-    std::vector<HeldAllocation> heldAllocations();
+    // The sum of the allocations held (WorkloadRecord::holdsAllocation) on
+    // the node, or in one pool, but for the part of pod members' limits
+    // their pods' held limits cover (design.md §1b, pod budgets).
+    core::Amounts allocatedOutsideHeldPods();
+    core::Amounts poolAllocatedOutsideHeldPods(const std::string& pool);
+    // The limits of the pods holding an allocation, by pod name (without
+    // the `pod:` prefix).
+    std::map<std::string, core::Amounts> heldPodLimits();
+    // The allocations the members of the pod hold.
+    std::vector<HeldAllocation> podMemberAllocations(const std::string& pod);
     core::Amounts reservedTotal();
 
     int64_t addReservation(const Reservation& reservation);

@@ -401,6 +401,21 @@ TEST_F(LedgerTest, APodsLimitIsCountedInPlaceOfItsMembersLimitsOfTheResourcesItL
     EXPECT_EQ(ledger_.poolBudget(batch).allocated, (Amounts{300, kGi}));
 }
 
+// A pod resized does not manage limits its members with its cgroup's limits
+// all the same: managed members are counted inside it.
+TEST_F(LedgerTest, AnUnheldPodsLimitHoldsItsManagedMembers)
+{
+    store_.savePool({.name = "batch", .cap = {core::kUnlimited, core::kUnlimited}});
+    remember("cart", {800, kGi}, true, "batch");
+    auto cart = *store_.find("cart");
+    cart.pod = "shop";
+    store_.save(cart);
+    ledger_.countUnheld("pod:shop", {{1000, 0}, "", ""});
+
+    EXPECT_EQ(ledger_.budget().allocated, (Amounts{1000, kGi}));
+    EXPECT_EQ(ledger_.poolBudget(*store_.findPool("batch")).allocated, (Amounts{0, kGi}));
+}
+
 TEST_F(LedgerTest, APodWithoutALimitLeavesItsMembersCountedOneByOne)
 {
     rememberPod("shop", {0, 0});

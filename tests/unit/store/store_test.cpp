@@ -159,12 +159,8 @@ TEST_F(StoreTest, PoolMembershipSurvivesReopeningAndGoesWithItsPool)
     EXPECT_EQ(reopened.find("opted-out")->poolOption, std::optional<std::string>(""));
     EXPECT_EQ(reopened.findPool("batch"), (store::PoolRecord{"batch", {1000, core::kUnlimited}}));
     EXPECT_EQ(reopened.poolMembers("batch"), (std::vector<std::string>{"chosen", "labelled"}));
-    std::map<std::string, std::string> poolOfAllocation;
-    for (const auto& held : reopened.heldAllocations())
-        poolOfAllocation[held.workload] = held.pool;
-    EXPECT_EQ(poolOfAllocation["chosen"], "batch");
-    EXPECT_EQ(poolOfAllocation["labelled"], "batch");
-    EXPECT_EQ(poolOfAllocation["opted-out"], "");
+    EXPECT_EQ(reopened.poolAllocatedOutsideHeldPods("batch"), chosen.allocated + labelled.allocated);
+    EXPECT_EQ(reopened.poolAllocatedOutsideHeldPods(""), optedOut.allocated);
 
     EXPECT_TRUE(reopened.removePool("batch"));
     EXPECT_FALSE(reopened.removePool("batch"));
@@ -223,14 +219,16 @@ TEST_F(StoreTest, AllocationCountsTheWorkloadsThatHoldOne)
     auto member = sampleRecord("member", true);
     member.pod = "shop";
     store.save(member);
+    auto pod = sampleRecord("pod:shop", true);
+    pod.kind = core::WorkloadKind::Pod;
+    pod.allocated = {4000, 0};
+    store.save(pod);
 
-    const auto held = store.heldAllocations();
-
-    ASSERT_EQ(held.size(), 3u);
-    EXPECT_EQ(held[0], (store::HeldAllocation{"a", core::WorkloadKind::Container, "", "", {1500, 1ull << 30}}));
-    EXPECT_EQ(held[1].workload, "member");
-    EXPECT_EQ(held[1].pod, "shop");
-    EXPECT_EQ(held[2].workload, "stopped");
+    // The pod limits CPU: its member's CPU is inside, its memory is not.
+    EXPECT_EQ(store.allocatedOutsideHeldPods(), (core::Amounts{3000 + 4000, (2ull << 30) + (1ull << 30)}));
+    EXPECT_EQ(store.heldPodLimits(), (std::map<std::string, core::Amounts>{{"shop", {4000, 0}}}));
+    EXPECT_EQ(store.podMemberAllocations("shop"),
+              (std::vector<store::HeldAllocation>{{"member", "", {1500, 1ull << 30}}}));
 }
 
 TEST_F(StoreTest, SavingAWorkloadKeepsItsLiveReservation)
@@ -260,10 +258,7 @@ TEST_F(StoreTest, AVersion3FileKeepsTheAllocationOfAdmittedWorkloads)
     EXPECT_EQ(store.find("admitted")->runState, core::RunState::Stopped);
     EXPECT_EQ(store.find("live")->runState, core::RunState::Running);
     EXPECT_FALSE(store.find("asked")->holdsAllocation);
-    core::Amounts allocated;
-    for (const auto& held : store.heldAllocations())
-        allocated = allocated + held.amounts;
-    EXPECT_EQ(allocated.cpuMillis, 1000u);
+    EXPECT_EQ(store.allocatedOutsideHeldPods().cpuMillis, 1000u);
 }
 
 TEST_F(StoreTest, ReservationsAddUpAndGoWithTheirWorkload)
