@@ -132,22 +132,22 @@ std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion&
     }
     if (question.pod.empty())
         return std::nullopt;
-    if (const auto podAfter = planned.podLimits.find(question.pod); podAfter != planned.podLimits.end()) {
-        // The pod's own change counts this member, before and after.
-        if (auto refusal = core::refuseOutsidePod(question.pod, podAfter->second, {{question.workload, question.wanted}}))
-            return refusal;
-        question.held = {};
-        question.wanted = {};
-        return std::nullopt;
+    const auto podAfter = planned.podLimits.find(question.pod);
+    const bool podChangesToo = podAfter != planned.podLimits.end();
+    std::optional<core::Amounts> podLimit;
+    if (podChangesToo) {
+        podLimit = podAfter->second;
+    } else if (const auto limits = podLimits(); limits.contains(question.pod)) {
+        podLimit = limits.at(question.pod);
     }
-    const auto limits = podLimits();
-    const auto podLimit = limits.find(question.pod);
-    if (podLimit == limits.end())
+    if (!podLimit)
         return std::nullopt;
-    if (auto refusal = core::refuseOutsidePod(question.pod, podLimit->second, {{question.workload, question.wanted}}))
+    if (auto refusal = core::refuseOutsidePod(question.pod, *podLimit, {{question.workload, question.wanted}}))
         return refusal;
-    question.held = core::outsidePodLimit(question.held, podLimit->second);
-    question.wanted = core::outsidePodLimit(question.wanted, podLimit->second);
+    // The pod's own change in the same plan counts this member, before and
+    // after; otherwise it counts what its pod does not cover.
+    question.held = podChangesToo ? core::Amounts{} : core::outsidePodLimit(question.held, *podLimit);
+    question.wanted = podChangesToo ? core::Amounts{} : core::outsidePodLimit(question.wanted, *podLimit);
     return std::nullopt;
 }
 

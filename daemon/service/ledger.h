@@ -8,8 +8,8 @@
 #include "core/admission.h"
 #include "core/cpuset.h"
 #include "core/disruption.h"
-#include "core/workload_name.h"
 #include "core/resources.h"
+#include "core/workload_name.h"
 #include "store/state_store.h"
 
 namespace resized::service {

@@ -20,15 +20,25 @@ constexpr std::string_view kWorkloadColumns =
 // The pool a workload's row says it is in (WorkloadRecord::pool()).
 constexpr std::string_view kPoolOfRow = "CASE WHEN pool_chosen THEN pool_option ELSE pool_label END";
 
-// What the rows holding an allocation count in a budget (design.md §1b, pod
-// budgets): a pod member's limit of a resource its pod holds a limit of is
-// inside the pod's, and not counted again. One lookup by primary key per
-// pod member; a plain SUM for the rest.
-constexpr std::string_view kAllocationOutsideHeldPods =
-    "COALESCE(SUM(CASE WHEN pod <> '' AND EXISTS (SELECT 1 FROM workloads p WHERE p.name = 'pod:' || workloads.pod "
-    "AND p.holds_allocation AND p.allocated_cpu_millis > 0) THEN 0 ELSE allocated_cpu_millis END), 0), "
-    "COALESCE(SUM(CASE WHEN pod <> '' AND EXISTS (SELECT 1 FROM workloads p WHERE p.name = 'pod:' || workloads.pod "
-    "AND p.holds_allocation AND p.allocated_memory > 0) THEN 0 ELSE allocated_memory END), 0)";
+// What the rows holding an allocation count of `column` in a budget
+// (design.md §1b, pod budgets): a pod member's limit of a resource its pod
+// holds a limit of is inside the pod's, and not counted again. One lookup by
+// primary key per pod member; a plain SUM for the rest.
+std::string sumOutsideHeldPods(std::string_view column)
+{
+    const std::string name(column);
+    return "COALESCE(SUM(CASE WHEN pod <> '' AND EXISTS (SELECT 1 FROM workloads p WHERE p.name = 'pod:' || "
+           "workloads.pod AND p.holds_allocation AND p." +
+           name + " > 0) THEN 0 ELSE " + name + " END), 0)";
+}
+
+// CPU and memory, as readAmounts() takes them.
+const std::string& allocationOutsideHeldPods()
+{
+    static const std::string columns =
+        sumOutsideHeldPods("allocated_cpu_millis") + ", " + sumOutsideHeldPods("allocated_memory");
+    return columns;
+}
 
 WorkloadRecord readWorkload(const Statement& row)
 {
@@ -238,13 +248,13 @@ void StateStore::remove(const std::string& name)
 
 core::Amounts StateStore::allocatedOutsideHeldPods()
 {
-    return readAmounts(Statement(db_, "SELECT " + std::string(kAllocationOutsideHeldPods) +
+    return readAmounts(Statement(db_, "SELECT " + allocationOutsideHeldPods() +
                                           " FROM workloads WHERE holds_allocation"));
 }
 
 core::Amounts StateStore::poolAllocatedOutsideHeldPods(const std::string& pool)
 {
-    return readAmounts(std::move(Statement(db_, "SELECT " + std::string(kAllocationOutsideHeldPods) +
+    return readAmounts(std::move(Statement(db_, "SELECT " + allocationOutsideHeldPods() +
                                                     " FROM workloads WHERE holds_allocation AND " +
                                                     std::string(kPoolOfRow) + " = ?")
                                          .bind(1, pool)));

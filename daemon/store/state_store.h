@@ -59,8 +59,6 @@ struct WorkloadRecord {
     bool operator==(const WorkloadRecord&) const = default;
 };
 
-// Capacity held by one update in flight, with what is needed to finish or
-// undo it after a crash.
 // A workload and the allocation it holds, in the pool it counts in.
 struct HeldAllocation {
     std::string workload;
@@ -70,6 +68,8 @@ struct HeldAllocation {
     bool operator==(const HeldAllocation&) const = default;
 };
 
+// Capacity held by one update in flight, with what is needed to finish or
+// undo it after a crash.
 struct Reservation {
     int64_t id = 0;
     std::string workload{};
