@@ -23,9 +23,9 @@ using core::ResourceKey;
 // before the CPU that will use it, and CPU lowered before the memory it used.
 constexpr std::array kWriteOrder{ResourceKey::CpuMillis, ResourceKey::CpuWeight, ResourceKey::AllowedCpus,
                                  ResourceKey::MemoryHigh, ResourceKey::MemoryMax};
-static_assert(kWriteOrder.size() == core::kAllResourceKeys.size() &&
-                  std::is_permutation(kWriteOrder.begin(), kWriteOrder.end(), core::kAllResourceKeys.begin()),
-              "every resource key needs its place in the write order");
+static_assert(kWriteOrder.size() == core::kCgroupResourceKeys.size() &&
+                  std::is_permutation(kWriteOrder.begin(), kWriteOrder.end(), core::kCgroupResourceKeys.begin()),
+              "every key kept in a cgroup needs its place in the write order");
 static_assert(kWriteOrder.back() == ResourceKey::MemoryMax);
 constexpr auto kDecreaseOrder = std::span(kWriteOrder).first<kWriteOrder.size() - 1>();
 constexpr auto kIncreaseOrder = [] {

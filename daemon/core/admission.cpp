@@ -36,6 +36,9 @@ Amounts NodeBudget::available() const
 
 Amounts allocationOf(const Resources& limits)
 {
+    // An exclusive slice has no quota: its CPUs are its allocation.
+    if (limits.exclusiveCpus && *limits.exclusiveCpus > 0)
+        return {*limits.exclusiveCpus * 1000, countable(limits.memoryMax)};
     return {countable(limits.cpuMillis), countable(limits.memoryMax)};
 }
 

@@ -30,7 +30,8 @@ struct NodeBudget {
 };
 
 // The part of a limit set that admission counts: CpuMillis and MemoryMax,
-// with "no limit" (and a missing key) counting as 0.
+// with "no limit" (and a missing key) counting as 0; an exclusive slice
+// counts its CPUs (ExclusiveCpus × 1000 millicores) in place of CpuMillis.
 Amounts allocationOf(const Resources& limits);
 
 // BudgetExhausted: a pool's disruption budgets allow no more lowering now.

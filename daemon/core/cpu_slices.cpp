@@ -45,20 +45,6 @@ CpuSet unitAround(const CpuTopology& topology, Level level, unsigned cpu)
     return level == Level::NumaNode ? topology.cpusOfNumaNode(unit) : topology.cpusOfSocket(unit);
 }
 
-CpuSet intersection(const CpuSet& left, const CpuSet& right)
-{
-    CpuSet both;
-    std::set_intersection(left.begin(), left.end(), right.begin(), right.end(), std::inserter(both, both.end()));
-    return both;
-}
-
-CpuSet difference(const CpuSet& left, const CpuSet& right)
-{
-    CpuSet rest;
-    std::set_difference(left.begin(), left.end(), right.begin(), right.end(), std::inserter(rest, rest.end()));
-    return rest;
-}
-
 // All CPUs of the groups (units, cores) that `groupOf` puts any of `cpus` in.
 CpuSet widened(const CpuSet& cpus, const std::function<CpuSet(unsigned)>& groupOf)
 {

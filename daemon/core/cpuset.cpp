@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <iterator>
 
 namespace resized::core {
 
@@ -74,6 +75,20 @@ std::string formatCpuSet(const CpuSet& cpus)
 bool isSubset(const CpuSet& inner, const CpuSet& outer)
 {
     return std::includes(outer.begin(), outer.end(), inner.begin(), inner.end());
+}
+
+CpuSet intersection(const CpuSet& left, const CpuSet& right)
+{
+    CpuSet both;
+    std::set_intersection(left.begin(), left.end(), right.begin(), right.end(), std::inserter(both, both.end()));
+    return both;
+}
+
+CpuSet difference(const CpuSet& left, const CpuSet& right)
+{
+    CpuSet rest;
+    std::set_difference(left.begin(), left.end(), right.begin(), right.end(), std::inserter(rest, rest.end()));
+    return rest;
 }
 
 }  // namespace resized::core

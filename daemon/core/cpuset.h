@@ -20,5 +20,8 @@ std::optional<CpuSet> parseCpuSet(std::string_view text);
 std::string formatCpuSet(const CpuSet& cpus);
 
 bool isSubset(const CpuSet& inner, const CpuSet& outer);
+CpuSet intersection(const CpuSet& left, const CpuSet& right);
+// The CPUs of `left` that are not in `right`.
+CpuSet difference(const CpuSet& left, const CpuSet& right);
 
 }  // namespace resized::core

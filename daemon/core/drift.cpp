@@ -29,6 +29,8 @@ std::vector<std::string> driftedKeys(const Resources& expected, const Resources&
 {
     std::vector<std::string> drifted;
     forEachResourceKey([&](const auto& key) {
+        if (key.home != Home::Cgroup)
+            return;
         const auto& want = key.of(expected);
         const auto& have = key.of(actual);
         if (want && (!have || !same(key, *want, *have)))

@@ -17,7 +17,7 @@ namespace resized::core {
 // database codecs, validation, drift, describe() — iterates kResourceKeys
 // below instead of naming them, so that a new key is added in one place and
 // the compiler points at every module that must learn its type.
-enum class ResourceKey { CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus };
+enum class ResourceKey { CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus, ExclusiveCpus };
 
 // Kernel and systemd round what is written: systemd keeps CPU quota in
 // 10 ms-per-second steps, the kernel rounds memory limits down to a page,
@@ -28,6 +28,12 @@ inline constexpr uint64_t kCpuWeightTolerance = 1;
 
 // How describe() shows a number of the key.
 enum class Unit { Millicores, Bytes, Plain };
+
+// Where a key's value lives: in a cgroup file that the backends write and
+// read back (and drift is measured on), or only in resized's own state,
+// standing for other keys that are in the cgroup (ExclusiveCpus: the slice
+// in AllowedCpus, no quota in CpuMillis).
+enum class Home { Cgroup, Ledger };
 
 // A key whose value is a number (D-Bus type "t").
 struct NumberKey {
@@ -48,6 +54,7 @@ struct NumberKey {
     // How far a value read back may be from the one written and still match.
     uint64_t driftTolerance;
     Unit unit;
+    Home home = Home::Cgroup;
 
     constexpr std::optional<Value>& of(Resources& resources) const { return resources.*member; }
     constexpr const std::optional<Value>& of(const Resources& resources) const { return resources.*member; }
@@ -66,6 +73,7 @@ struct CpuListKey {
     std::string_view name;
     std::string_view label;
     std::optional<Value> Resources::*member;
+    Home home = Home::Cgroup;
 
     constexpr std::optional<Value>& of(Resources& resources) const { return resources.*member; }
     constexpr const std::optional<Value>& of(const Resources& resources) const { return resources.*member; }
@@ -93,6 +101,8 @@ inline constexpr std::tuple kResourceKeys{
     NumberKey{ResourceKey::CpuWeight, "CpuWeight", "cpu.weight", &Resources::cpuWeight, kMinCpuWeight,
               kMaxCpuWeight, false, kCpuWeightTolerance, Unit::Plain},
     CpuListKey{ResourceKey::AllowedCpus, "AllowedCpus", "cpus", &Resources::allowedCpus},
+    NumberKey{ResourceKey::ExclusiveCpus, "ExclusiveCpus", "exclusive-cpus", &Resources::exclusiveCpus, 0,
+              kMaxExclusiveCpus, false, 0, Unit::Plain, Home::Ledger},
 };
 
 // Calls visit(descriptor) for every key, in the contract's order; `visit`
@@ -115,6 +125,19 @@ constexpr void visitResourceKey(ResourceKey key, Visit&& visit)
 
 inline constexpr auto kAllResourceKeys =
     std::apply([](const auto&... key) { return std::array{key.key...}; }, kResourceKeys);
+
+// The keys that are cgroup files, in the contract's order.
+inline constexpr auto kCgroupResourceKeys = [] {
+    constexpr size_t count =
+        std::apply([](const auto&... key) { return ((key.home == Home::Cgroup ? 1u : 0u) + ...); }, kResourceKeys);
+    std::array<ResourceKey, count> keys{};
+    size_t next = 0;
+    forEachResourceKey([&](const auto& key) {
+        if (key.home == Home::Cgroup)
+            keys[next++] = key.key;
+    });
+    return keys;
+}();
 
 // The D-Bus name of `key` ("CpuMillis", …).
 std::string_view nameOf(ResourceKey key);

@@ -18,6 +18,8 @@ inline constexpr uint64_t kMinMemory = 4ull << 20;
 inline constexpr uint64_t kMaxMemory = 1ull << 60;
 inline constexpr uint64_t kMinCpuWeight = 1;
 inline constexpr uint64_t kMaxCpuWeight = 10'000;
+// No machine resized runs on has more CPUs than this.
+inline constexpr uint64_t kMaxExclusiveCpus = 8192;
 
 // A set of limits. Every member is optional: a request names only what it
 // changes, and a reading names only what the driver could read. Each member
@@ -30,6 +32,9 @@ struct Resources {
     std::optional<uint64_t> cpuWeight{};
     // The CPUs a workload may run on; empty means all CPUs.
     std::optional<CpuSet> allowedCpus{};
+    // Whole CPUs held alone (the CPU manager's static policy); 0 = none. Not
+    // a cgroup file: the slice it stands for is `allowedCpus`.
+    std::optional<uint64_t> exclusiveCpus{};
 
     bool empty() const;
     // This set with every key that `change` names replaced by its value.

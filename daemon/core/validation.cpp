@@ -31,6 +31,15 @@ std::optional<std::string> outOfRange(const Resources& resources)
     return error;
 }
 
+std::optional<std::string> conflictingKeys(const Resources& resources)
+{
+    if (!resources.exclusiveCpus || (!resources.cpuMillis && !resources.allowedCpus))
+        return std::nullopt;
+    return std::string("ExclusiveCpus cannot be asked together with ") +
+           (resources.cpuMillis ? "CpuMillis" : "AllowedCpus") +
+           ": an exclusive slice is its own CPUs (AllowedCpus) without a quota (CpuMillis)";
+}
+
 std::optional<std::string> invalidPoolName(const std::string& name)
 {
     constexpr size_t kMaxLength = 63;

@@ -28,6 +28,8 @@ core::Resources decodeResources(const Dictionary& dictionary)
     }
     if (auto error = core::outOfRange(resources))
         throw InvalidDictionary(*error);
+    if (auto error = core::conflictingKeys(resources))
+        throw InvalidDictionary(*error);
     return resources;
 }
 

@@ -26,13 +26,15 @@ std::string refusal(const Dictionary& dictionary)
 TEST(ResourceDictionary, EncodesEveryKeyWithItsContractType)
 {
     const Dictionary dictionary = encodeResources(everyKey());
-    ASSERT_EQ(dictionary.size(), 5u);
-    for (const char* key : {"CpuMillis", "MemoryMax", "MemoryHigh", "CpuWeight"})
+    ASSERT_EQ(dictionary.size(), 6u);
+    for (const char* key : {"CpuMillis", "MemoryMax", "MemoryHigh", "CpuWeight", "ExclusiveCpus"})
         EXPECT_EQ(dictionary.at(key).peekValueType(), "t") << key;
     EXPECT_EQ(dictionary.at("AllowedCpus").peekValueType(), "s");
     EXPECT_EQ(dictionary.at("MemoryMax").get<uint64_t>(), core::kUnlimited);
-    EXPECT_EQ(decodeResources(dictionary), everyKey());
     EXPECT_EQ(decodeReportedResources(dictionary), everyKey());
+    // A request cannot name ExclusiveCpus with the keys it decides.
+    const auto request = everyKey().without({.exclusiveCpus = 0});
+    EXPECT_EQ(decodeResources(encodeResources(request)), request);
 }
 
 TEST(ResourceDictionary, EncodesOnlyTheKeysNamed)
@@ -52,7 +54,8 @@ TEST(ResourceDictionary, DecodingARequestCanonicalisesTheCpuList)
 TEST(ResourceDictionary, ARequestBreakingTheContractIsRefusedWithTheReason)
 {
     EXPECT_EQ(refusal({{"CpuMilis", sdbus::Variant(uint64_t{1000})}}),
-              "unknown resource key \"CpuMilis\" (known: CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus)");
+              "unknown resource key \"CpuMilis\" (known: CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus, "
+              "ExclusiveCpus)");
     EXPECT_EQ(refusal({{"CpuMillis", sdbus::Variant(uint32_t{1000})}}),
               "CpuMillis must be of D-Bus type 't', got 'u'");
     EXPECT_EQ(refusal({{"AllowedCpus", sdbus::Variant(uint64_t{1})}}),
@@ -60,11 +63,19 @@ TEST(ResourceDictionary, ARequestBreakingTheContractIsRefusedWithTheReason)
     EXPECT_EQ(refusal({{"CpuWeight", sdbus::Variant(uint64_t{0})}}), "CpuWeight 0 is outside 1..10000");
     EXPECT_EQ(refusal({{"AllowedCpus", sdbus::Variant(std::string("1-"))}}),
               "AllowedCpus \"1-\" is not a CPU list such as \"0-3,6\"");
+    EXPECT_EQ(refusal({{"ExclusiveCpus", sdbus::Variant(uint64_t{2})}, {"CpuMillis", sdbus::Variant(uint64_t{500})}}),
+              "ExclusiveCpus cannot be asked together with CpuMillis: an exclusive slice is its own CPUs "
+              "(AllowedCpus) without a quota (CpuMillis)");
+    EXPECT_EQ(refusal({{"ExclusiveCpus", sdbus::Variant(uint64_t{0})}, {"AllowedCpus", sdbus::Variant(std::string("1"))}}),
+              "ExclusiveCpus cannot be asked together with AllowedCpus: an exclusive slice is its own CPUs "
+              "(AllowedCpus) without a quota (CpuMillis)");
+    EXPECT_EQ(refusal({{"ExclusiveCpus", sdbus::Variant(uint64_t{9000})}}),
+              "ExclusiveCpus 9000 is outside 0..8192");
 }
 
 TEST(ResourceDictionary, AReportLeavesOutWhatThisBuildCannotRead)
 {
-    const Dictionary report{{"ExclusiveCpus", sdbus::Variant(uint64_t{2})},
+    const Dictionary report{{"NumaNode", sdbus::Variant(uint64_t{2})},
                             {"MemoryMax", sdbus::Variant(std::string("512Mi"))},
                             {"CpuWeight", sdbus::Variant(uint64_t{7})}};
     EXPECT_EQ(decodeReportedResources(report), (core::Resources{.cpuWeight = 7}));

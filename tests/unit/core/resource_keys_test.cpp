@@ -1,5 +1,6 @@
 #include "core/resource_keys.h"
 
+#include <algorithm>
 #include <set>
 
 #include <gtest/gtest.h>
@@ -20,7 +21,7 @@ TEST(ResourceKeys, ReachEveryMemberOfResources)
 
 TEST(ResourceKeys, HaveDistinctNamesInTheContractsOrder)
 {
-    EXPECT_EQ(allResourceKeyNames(), "CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus");
+    EXPECT_EQ(allResourceKeyNames(), "CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus, ExclusiveCpus");
     std::set<ResourceKey> keys(kAllResourceKeys.begin(), kAllResourceKeys.end());
     EXPECT_EQ(keys.size(), kAllResourceKeys.size());
     EXPECT_EQ(nameOf(ResourceKey::MemoryHigh), "MemoryHigh");
@@ -35,11 +36,18 @@ TEST(ResourceKeys, OnlyKeepsOneKey)
     EXPECT_FALSE(names(Resources{.cpuWeight = 5}, ResourceKey::AllowedCpus));
 }
 
+TEST(ResourceKeys, OnlyThoseInACgroupHaveAPlaceInIt)
+{
+    EXPECT_EQ(kCgroupResourceKeys.size() + 1, kAllResourceKeys.size());
+    EXPECT_EQ(std::count(kCgroupResourceKeys.begin(), kCgroupResourceKeys.end(), ResourceKey::ExclusiveCpus), 0);
+}
+
 TEST(Resources, WithoutAndDescribeGoOverEveryKey)
 {
     EXPECT_EQ(everyResourceKey().without(Resources{.memoryMax = 0, .allowedCpus = core::CpuSet{}}),
-              (Resources{.cpuMillis = 1500, .memoryHigh = 384ull << 20, .cpuWeight = 100}));
-    EXPECT_EQ(describe(everyResourceKey()), "cpu=1500m memory.max=512Mi memory.high=384Mi cpu.weight=100 cpus=0-1");
+              (Resources{.cpuMillis = 1500, .memoryHigh = 384ull << 20, .cpuWeight = 100, .exclusiveCpus = 2}));
+    EXPECT_EQ(describe(everyResourceKey()),
+              "cpu=1500m memory.max=512Mi memory.high=384Mi cpu.weight=100 cpus=0-1 exclusive-cpus=2");
     EXPECT_EQ(describe(Resources{.allowedCpus = core::CpuSet{}}), "cpus=all");
     EXPECT_EQ(describe(Resources{}), "nothing");
 }

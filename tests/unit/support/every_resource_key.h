@@ -11,7 +11,8 @@ inline core::Resources everyResourceKey()
             .memoryMax = 512ull << 20,
             .memoryHigh = 384ull << 20,
             .cpuWeight = 100,
-            .allowedCpus = core::CpuSet{0, 1}};
+            .allowedCpus = core::CpuSet{0, 1},
+            .exclusiveCpus = 2};
 }
 
 }  // namespace resized::test
