@@ -23,6 +23,18 @@ bool parseNumber(std::string_view text, T& value)
     return error == std::errc() && end == text.data() + text.size();
 }
 
+// As systemd reads booleans.
+bool parseBoolean(std::string_view text, bool& value)
+{
+    for (const std::string_view yes : {"yes", "true", "on", "1"})
+        if (text == yes)
+            return value = true;
+    for (const std::string_view no : {"no", "false", "off", "0"})
+        if (text == no)
+            return !(value = false);
+    return false;
+}
+
 template <typename Duration>
 bool parseDuration(std::string_view text, Duration& value)
 {
@@ -70,6 +82,19 @@ const std::map<std::string, Setter>& setters()
              return true;
          }},
         {"Workloads.RemovedGraceSec", [](auto& s, auto v) { return parseDuration(v, s.removedGrace); }},
+        {"CpuManager.Policy", [](auto& s, auto v) {
+             const auto policy = core::parseCpuManagerPolicy(v);
+             return policy && (s.cpuManager.policy = *policy, true);
+         }},
+        {"CpuManager.ReservedCpus", [](auto& s, auto v) {
+             auto cpus = core::parseCpuSet(v);
+             return cpus && (s.cpuManager.reserved = std::move(*cpus), true);
+         }},
+        {"CpuManager.FullPhysicalCpusOnly", [](auto& s, auto v) {
+             return parseBoolean(v, s.cpuManager.slices.fullPhysicalCpusOnly);
+         }},
+        // Pod scope (bubbles) is not built yet: refused rather than ignored.
+        {"CpuManager.TopologyScope", [](auto&, auto v) { return v == "container"; }},
     };
     return table;
 }

@@ -96,7 +96,8 @@ ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop&
       pools_(pools),
       plans_(plans),
       authorization_(std::move(adminGroup)),
-      lastBudget_(manager_.budget())
+      lastBudget_(manager_.budget()),
+      lastCpuPools_(manager_.cpuPools())
 {
     registerAdaptor();
     manager_.setObserver(this);
@@ -229,6 +230,12 @@ void ManagerObject::budgetChanged()
     if (budget.available().memory != lastBudget_.available().memory)
         changed.emplace_back("MemoryAvailable");
     lastBudget_ = budget;
+    const service::CpuPools pools = cpuPools();
+    if (pools.shared != lastCpuPools_.shared)
+        changed.emplace_back("SharedCpus");
+    if (pools.exclusive != lastCpuPools_.exclusive)
+        changed.emplace_back("ExclusiveCpuSet");
+    lastCpuPools_ = pools;
     if (!changed.empty())
         emitPropertiesChangedSignal(kManagerInterface, changed);
     try {

@@ -61,7 +61,7 @@ public:
 
 private:
     core::NodeBudget budget();
-    service::CpuPools cpuPools() const { return service::cpuPools(manager_.node()); }
+    service::CpuPools cpuPools() const { return manager_.cpuPools(); }
     void UpdateResources(sdbus::Result<Dictionary>&& result, std::string workload, Dictionary resources,
                          Dictionary options) override;
     void ValidateResourceUpdate(sdbus::Result<bool, std::string>&& result, std::string workload,
@@ -118,6 +118,7 @@ private:
     service::Plans& plans_;
     ChangeAuthorization authorization_;
     core::NodeBudget lastBudget_;
+    service::CpuPools lastCpuPools_;
     std::map<std::string, std::unique_ptr<WorkloadObject>> workloads_;
     // A workload object forgotten from its own Forget() call is destroyed on
     // the next loop iteration, not while its method is being dispatched.

@@ -153,6 +153,8 @@ std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion&
 
 std::optional<core::AdmissionDecision> Ledger::refuseCpus(const AdmissionQuestion& question) const
 {
+    if (question.infeasible)
+        return core::AdmissionDecision{core::Verdict::Infeasible, {}, *question.infeasible};
     if (!question.allowedCpus || question.allowedCpus->empty())
         return std::nullopt;
     const core::CpuSet& asked = *question.allowedCpus;

@@ -38,6 +38,9 @@ struct AdmissionQuestion {
     bool disruption = false;
     core::DisruptionReason reason = core::DisruptionReason::Manual;
     uint64_t nowUsec = 0;
+    // Why the change cannot be made whatever the budgets hold (the CPU
+    // manager's refusal); nullopt when it can.
+    std::optional<std::string> infeasible{};
 };
 
 // What the pool's disruption budgets allow now for `reason` (design.md
@@ -127,7 +130,8 @@ private:
     // What the node (nullptr) or the pool counts as allocated: what is held
     // and what the unheld workloads hold, but for what pods' limits cover.
     core::Amounts allocatedIn(const std::string* pool);
-    // A cpuset the node or the workload's parent cannot give.
+    // A cpuset the node, the workload's parent or the CPU manager cannot
+    // give.
     std::optional<core::AdmissionDecision> refuseCpus(const AdmissionQuestion& question) const;
     // The pool's verdict on `questions`, all of its members.
     core::AdmissionDecision assessPool(const store::PoolRecord& pool,

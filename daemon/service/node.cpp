@@ -75,11 +75,6 @@ NodeInfo readNodeInfo(const std::filesystem::path& cgroupRoot, const std::filesy
     };
 }
 
-CpuPools cpuPools(const NodeInfo& node)
-{
-    return {.policy = "none", .shared = node.topology.cpus(), .reserved = {}, .exclusive = {}};
-}
-
 core::Amounts allocatable(const NodeInfo& node, const core::Amounts& systemReserve)
 {
     const uint64_t cpu = node.cpus.size() * 1000;

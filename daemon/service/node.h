@@ -26,18 +26,6 @@ struct NodeInfo {
 // CPU manager policy packs slices by it.
 NodeInfo readNodeInfo(const std::filesystem::path& cgroupRoot, const std::filesystem::path& sysRoot = "/sys");
 
-// The CPU manager's pools as the Manager properties show them. Only the
-// policy `none` exists yet: nothing is reserved, no workload holds an
-// exclusive slice, and every online CPU is shared.
-struct CpuPools {
-    std::string policy;
-    core::CpuSet shared;
-    core::CpuSet reserved;
-    core::CpuSet exclusive;  // the union of all exclusive slices
-};
-
-CpuPools cpuPools(const NodeInfo& node);
-
 // Allocatable capacity: the node's CPUs and memory minus the system reserve.
 core::Amounts allocatable(const NodeInfo& node, const core::Amounts& systemReserve);
 

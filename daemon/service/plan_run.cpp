@@ -159,19 +159,23 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     std::vector<Assessment> assessments;
     std::vector<AdmissionQuestion> questions;
     std::vector<store::WorkloadRecord> records;
+    // The slices the plan's earlier changes take.
+    core::CpuSet sliced;
     for (size_t index = 0; index < targets.size(); ++index) {
         const Target& target = targets[index];
         store::WorkloadRecord record =
             target.record.value_or(store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind});
         record.poolLabel = target.instance->poolLabel;
         try {
-            assessments.push_back(assess(target, record, plan.changes[index].resources, actor));
+            assessments.push_back(assess(target, record, plan.changes[index].resources, actor, sliced));
         } catch (const cgroup::CgroupError& error) {
             endPlan(plan, rejected(PlanReason::Churn, target.name + ": cannot read its cgroup: " + error.what()),
                     done);
             return;
         }
         assessments.back().question.reason = plan.disruptionReason;
+        if (assessments.back().desired.exclusiveCpus.value_or(0) > 0)
+            sliced.merge(core::CpuSet(assessments.back().desired.allowedCpus.value_or(core::CpuSet{})));
         questions.push_back(assessments.back().question);
         records.push_back(std::move(record));
     }
@@ -212,11 +216,13 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     for (const size_t index : order) {
         const Target& target = targets[index];
         const Assessment& assessment = assessments[index];
-        const core::Resources& request = plan.changes[index].resources;
+        const core::Resources& request = assessment.request;
         store::WorkloadRecord& record = records[index];
         const core::Resources previousDesired = record.desired;
         transition::bind(record, *target.instance);
         record.desired = assessment.desired;
+        if (!assessment.grantedCpus.empty())
+            record.exclusiveCpusGranted = assessment.grantedCpus;
         record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
         record.allocated = assessment.question.held;
         transition::applying(record, started);
@@ -233,7 +239,7 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
             .planId = plan.id,
         });
         recordDisruption(assessment.question, reservationId);
-        changes.push_back({&drivers_.forCgroup(record.cgroupPath), record.cgroupPath, request});
+        changes.push_back({&drivers_.forCgroup(record.cgroupPath), record.cgroupPath, placed(record.desired, request)});
         run->items.push_back({record, request, previousDesired, assessment.question.wanted, previousActual});
     }
     plan.state = PlanState::Running;
@@ -326,6 +332,9 @@ void ResourceManager::finishPlan(int64_t id)
     }
     spdlog::info("plan {}: {}", id, outcome.message);
     deferred_.schedulePass();
+    if (std::any_of(run.items.begin(), run.items.end(),
+                    [](const PlanRun::Item& item) { return item.request.exclusiveCpus.has_value(); }))
+        slicesChanged();
     run.done(outcome);
     for (const auto& item : run.items)
         startNextQueued(item.record.name);

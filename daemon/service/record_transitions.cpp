@@ -1,8 +1,19 @@
 #include "service/record_transitions.h"
 
+#include "core/cpu_assignment.h"
 #include "core/drift.h"
 
 namespace resized::service::transition {
+namespace {
+
+// Actual carries ExclusiveCpus too (design.md §1b), which no cgroup file
+// holds: the slice is held while the cgroup runs on it.
+void observed(store::WorkloadRecord& record, const core::Resources& actual)
+{
+    record.actual = core::withExclusiveCpusHeld(actual, record.desired);
+}
+
+}  // namespace
 
 void bind(store::WorkloadRecord& record, const Instance& instance)
 {
@@ -36,7 +47,7 @@ void applied(store::WorkloadRecord& record, const core::Resources& written, cons
              uint64_t nowUsec)
 {
     record.actuated = record.actuated.overlaidWith(written);
-    record.actual = actual;
+    observed(record, actual);
     record.syncState = core::SyncState::Synchronized;
     record.updateState = core::UpdateState::Success;
     record.message.clear();
@@ -48,7 +59,7 @@ void applyFailed(store::WorkloadRecord& record, const core::Resources& previousD
                  const core::Resources& actual, const std::string& message, uint64_t nowUsec)
 {
     record.desired = previousDesired;
-    record.actual = actual;
+    observed(record, actual);
     record.syncState = core::matches(record.actuated, actual) ? core::SyncState::Synchronized
                                                               : core::SyncState::Failed;
     record.updateState = core::UpdateState::Failed;
@@ -73,13 +84,13 @@ void infeasible(store::WorkloadRecord& record, const std::string& reason, uint64
 
 void synchronized(store::WorkloadRecord& record, const core::Resources& actual)
 {
-    record.actual = actual;
+    observed(record, actual);
     record.syncState = core::SyncState::Synchronized;
 }
 
 void driftDetected(store::WorkloadRecord& record, const core::Resources& actual)
 {
-    record.actual = actual;
+    observed(record, actual);
     record.syncState = core::SyncState::DriftDetected;
 }
 

@@ -127,7 +127,8 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
       unheld_(ledger_, store_, drivers_),
       hooks_(store_, reconciler_, events_, [this](const std::string& name) { return busy(name); }),
       lifecycle_(store_, reconciler_, hooks_, events_, *this),
-      peerCalls_(loop_)
+      peerCalls_(loop_),
+      cpuManager_(loop_, store_, node_.topology, settings_.cpuManager, drivers_, peerCalls_)
 {
 }
 
@@ -214,16 +215,21 @@ core::NodeBudget ResourceManager::budget()
 // The one measure of a request, for validate(), update(), the deferred
 // queue and re-admissions alike, so that they can never disagree.
 ResourceManager::Assessment ResourceManager::assess(const Target& target, const store::WorkloadRecord& record,
-                                                    const core::Resources& request, const Actor& actor)
+                                                    const core::Resources& request, const Actor& actor,
+                                                    const core::CpuSet& sliced)
 {
     Assessment assessment;
+    auto expanded = cpuManager_.expand(target.name, request, record.desired, sliced);
+    assessment.request = std::move(expanded.request);
+    assessment.grantedCpus = std::move(expanded.granted);
+    assessment.question.infeasible = std::move(expanded.refusal);
     if (target.hasCgroup())
         assessment.baseline = readActual(target.instance->cgroupPath);
     else if (target.instance)
         assessment.baseline = target.instance->createLimits;
     else
         assessment.baseline = record.actual;
-    assessment.desired = record.desired.overlaidWith(request);
+    assessment.desired = record.desired.overlaidWith(assessment.request);
 
     unheld_.reread();
     AdmissionQuestion& question = assessment.question;
@@ -249,8 +255,8 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         question.countedInPool = target.record && target.record->pool() == question.pool;
     else if (const auto unheld = ledger_.unheld(target.name))
         question.countedInPool = unheld->pool == question.pool;
-    question.allowedCpus = request.allowedCpus;
-    if (target.hasCgroup() && request.allowedCpus && !request.allowedCpus->empty())
+    question.allowedCpus = assessment.request.allowedCpus;
+    if (target.hasCgroup() && question.allowedCpus && !question.allowedCpus->empty())
         question.parentCpus = drivers_.forCgroup(target.instance->cgroupPath).parentCpus(target.instance->cgroupPath);
     return assessment;
 }
@@ -386,6 +392,8 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     if (target.instance)
         transition::bind(record, *target.instance);
     record.desired = assessment.desired;
+    if (!assessment.grantedCpus.empty())
+        record.exclusiveCpusGranted = assessment.grantedCpus;
     store_.removeDeferred(name);
 
     if (!target.hasCgroup()) {
@@ -410,15 +418,15 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     const int64_t reservationId = store_.addReservation({
         .workload = name,
         .amounts = decision.reservation,
-        .target = queued.request,
+        .target = assessment.request,
         .previousDesired = previousDesired,
-        .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(queued.request)),
+        .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(assessment.request)),
         .createdAtUsec = started,
     });
     recordDisruption(assessment.question, reservationId);
     transaction.commit();
     failpoint("after-reserve");
-    spdlog::info("{}: applying {} (generation {})", name, core::describe(queued.request), record.generation);
+    spdlog::info("{}: applying {} (generation {})", name, core::describe(assessment.request), record.generation);
     announcer_.changed(record);
 
     cgroup::ApplyOptions options;
@@ -427,10 +435,10 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     startExecution(name,
                    std::make_unique<InFlight>(InFlight{
                        .record = std::move(record),
-                       .request = queued.request,
+                       .request = assessment.request,
                        .previousDesired = previousDesired,
                        .targetAllocation = assessment.question.wanted,
-                       .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(queued.request)),
+                       .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(assessment.request)),
                        .reservationId = reservationId,
                        .execution = {},
                        .done = std::move(queued.done),
@@ -463,7 +471,10 @@ void ResourceManager::startExecution(const std::string& name, std::unique_ptr<In
     InFlight& inFlight = *update;
     const std::string cgroupPath = inFlight.record.cgroupPath;
     inFlight.execution = std::make_unique<Execution>(
-        loop_, std::vector<CgroupChange>{{&drivers_.forCgroup(cgroupPath), cgroupPath, inFlight.request}}, options,
+        loop_,
+        std::vector<CgroupChange>{
+            {&drivers_.forCgroup(cgroupPath), cgroupPath, placed(inFlight.record.desired, inFlight.request)}},
+        options,
         [this, name](Execution&) { finishUpdate(name); }, &peerCalls_);
     inFlight_.emplace(name, std::move(update));
     inFlight.execution->start();
@@ -518,6 +529,9 @@ void ResourceManager::finishUpdate(const std::string& name)
     deferred_.schedulePass();
     if (!update.reservationId)
         reconciler_.repairFinished(name, applied);
+    // The other containers were placed on the pool the slice was to leave.
+    if (update.request.exclusiveCpus)
+        slicesChanged();
     if (applied) {
         spdlog::info("{}: applied, now {}", name, core::describe(record.actual));
         announcer_.applied(name, record.actual);
@@ -679,7 +693,8 @@ void ResourceManager::forgetResolved(const std::string& asked, Outcome<Target> r
         throw *error;
     const auto parsed = core::parseWorkloadName(asked);
     const std::string name = target ? target->name : parsed ? parsed->canonical() : asked;
-    if (!store_.find(name))
+    const auto forgotten = store_.find(name);
+    if (!forgotten)
         throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + asked + "\"");
     if (inFlight_.contains(name))
         throw ResizeError(ErrorCode::InvalidArgument,
@@ -694,6 +709,8 @@ void ResourceManager::forgetResolved(const std::string& asked, Outcome<Target> r
     spdlog::info("{}: forgotten; its limits stay as they are", name);
     recordHistory(name, Actor::caller(callerUid), "forget", {}, "success", "", started);
     announcer_.forgotten(name);
+    if (forgotten->holdsAllocation && forgotten->desired.exclusiveCpus.value_or(0) > 0)
+        slicesChanged();
 }
 
 // Called inside the admission transaction. The request waits in the store,
@@ -850,6 +867,8 @@ void ResourceManager::releaseIfGraceOver(const std::string& name)
     spdlog::info("{}: removed {} ms ago; its allocation is released", name, settings_.removedGrace.count());
     announcer_.changed(*record);
     deferred_.schedulePass();
+    if (record->desired.exclusiveCpus.value_or(0) > 0)
+        slicesChanged();
 }
 
 void ResourceManager::sourceUnavailable(const std::string& why)
@@ -860,6 +879,7 @@ void ResourceManager::sourceUnavailable(const std::string& why)
 
 void ResourceManager::countUnheld(const Instance& instance)
 {
+    cpuManager_.keepOnSharedPool(instance);
     if (unheld_.count(instance))
         announcer_.budgetChanged();
 }
@@ -870,6 +890,14 @@ void ResourceManager::unheldGone(const std::string& name)
         announcer_.budgetChanged();
         deferred_.schedulePass();
     }
+}
+
+void ResourceManager::slicesChanged()
+{
+    if (cpuManager_.policy() != core::CpuManagerPolicy::Static)
+        return;
+    announcer_.budgetChanged();
+    resynchronise();
 }
 
 void ResourceManager::resynchronise(std::function<void()> done)
@@ -920,6 +948,8 @@ void ResourceManager::resynchroniseNow()
 void ResourceManager::passOver(std::vector<Instance> listed, const std::set<std::string>& newerThanListing)
 {
     setRuntimeConnected(true);
+    // Every container listed: a cgroup read is never stale.
+    cpuManager_.keepOnSharedPool(listed);
     std::erase_if(listed, [&](const Instance& instance) {
         return newerThanListing.contains(instance.name.canonical());
     });

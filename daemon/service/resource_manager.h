@@ -21,6 +21,7 @@
 #include "service/background_lookup.h"
 #include "service/budget_clock.h"
 #include "service/container_lifecycle.h"
+#include "service/cpu_manager.h"
 #include "service/deferred_queue.h"
 #include "service/errors.h"
 #include "service/event_loop.h"
@@ -165,6 +166,7 @@ public:
     const core::Amounts& capacity() const { return ledger_.capacity(); }
     bool runtimeConnected() const { return runtimeConnected_; }
     const NodeInfo& node() const { return node_; }
+    CpuPools cpuPools() const { return cpuManager_.pools(); }
 
 private:
     // A workload as resolved for one call: what its source says and what the
@@ -188,6 +190,11 @@ private:
     // A request measured against the budget, the same way for validate(),
     // update(), the deferred queue and a re-admission.
     struct Assessment {
+        // The request as the cgroups are to be given it (ExclusiveCpus as
+        // the slice and no quota: CpuAssignment::expand).
+        core::Resources request;
+        // The CPUs first granted to the slice the request gives, if any.
+        core::CpuSet grantedCpus;
         core::Resources baseline;  // what the cgroup holds, or will when it starts
         core::Resources desired;   // the desired state after the change
         AdmissionQuestion question;
@@ -243,8 +250,10 @@ private:
     Target targetOf(const std::string& asked, const core::WorkloadName& parsed, Found found);
     // `record` is the workload's record with the membership it would have
     // after the change (withMembership()).
+    // `sliced`: CPUs the slices of other changes not yet recorded take
+    // (a plan's).
     Assessment assess(const Target& target, const store::WorkloadRecord& record,
-                      const core::Resources& request, const Actor& actor);
+                      const core::Resources& request, const Actor& actor, const core::CpuSet& sliced = {});
     core::AdmissionDecision decide(const Target& target, const core::Resources& request,
                                    const std::optional<std::string>& pool = std::nullopt,
                                    const Actor& actor = Actor::caller(0));
@@ -284,6 +293,14 @@ private:
     void repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor) override;
     void readmit(const store::WorkloadRecord& record, const Instance& instance) override;
     void countUnheld(const Instance& instance) override;
+    core::Resources placed(const core::Resources& desired, core::Resources write) const override
+    {
+        return cpuManager_.placed(desired, std::move(write));
+    }
+    void keepOnSharedPool(const Instance& instance) override { cpuManager_.keepOnSharedPool(instance); }
+    // A slice was given, resized or given back: every other container's
+    // cpuset is placed again and the pools announced.
+    void slicesChanged();
     void scheduleRelease(const store::WorkloadRecord& record) override;
     Announcer& announcer() override { return announcer_; }
     void sourceUnavailable(const std::string& why) override;
@@ -335,6 +352,7 @@ private:
     // Where the executor calls systemd (SetUnitProperties), one call after
     // another, off the loop.
     WorkerThread peerCalls_;
+    CpuManager cpuManager_;
 };
 
 }  // namespace resized::service

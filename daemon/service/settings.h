@@ -6,6 +6,7 @@
 
 #include "cgroup/driver_selector.h"
 #include "core/admission.h"
+#include "core/cpu_assignment.h"
 
 namespace resized::service {
 
@@ -32,6 +33,8 @@ struct Settings {
     // How long a removed container's allocation is kept for a re-creation
     // under the same name (Quadlet, podman run --replace).
     std::chrono::milliseconds removedGrace = std::chrono::minutes(5);
+    // [CpuManager]: read at start-up only, like the paths.
+    core::CpuManagerSettings cpuManager{};
 };
 
 }  // namespace resized::service

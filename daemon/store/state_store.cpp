@@ -15,7 +15,7 @@ constexpr std::string_view kWorkloadColumns =
     "name, container_id, cgroup_path, driver, run_state, desired, actuated, actual, "
     "allocated_cpu_millis, allocated_memory, sync_state, update_state, message, generation, "
     "observed_generation, updated_at_usec, pod, kind, removed_at_usec, holds_allocation, pool_chosen, "
-    "pool_option, pool_label";
+    "pool_option, pool_label, exclusive_cpus_granted";
 
 // The pool a workload's row says it is in (WorkloadRecord::pool()).
 constexpr std::string_view kPoolOfRow = "CASE WHEN pool_chosen THEN pool_option ELSE pool_label END";
@@ -65,6 +65,7 @@ WorkloadRecord readWorkload(const Statement& row)
     if (row.integer(20) != 0)
         record.poolOption = row.text(21);
     record.poolLabel = row.text(22);
+    record.exclusiveCpusGranted = core::parseCpuSet(row.text(23)).value_or(core::CpuSet{});
     return record;
 }
 
@@ -195,7 +196,7 @@ std::vector<WorkloadRecord> StateStore::workloads()
 void StateStore::save(const WorkloadRecord& record)
 {
     Statement upsert(db_, "INSERT INTO workloads (" + std::string(kWorkloadColumns) +
-                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                              ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
                               "ON CONFLICT(name) DO UPDATE SET container_id = excluded.container_id, "
                               "cgroup_path = excluded.cgroup_path, driver = excluded.driver, "
                               "run_state = excluded.run_state, desired = excluded.desired, "
@@ -209,7 +210,8 @@ void StateStore::save(const WorkloadRecord& record)
                               "kind = excluded.kind, removed_at_usec = excluded.removed_at_usec, "
                               "holds_allocation = excluded.holds_allocation, "
                               "pool_chosen = excluded.pool_chosen, pool_option = excluded.pool_option, "
-                              "pool_label = excluded.pool_label");
+                              "pool_label = excluded.pool_label, "
+                              "exclusive_cpus_granted = excluded.exclusive_cpus_granted");
     upsert.bind(1, record.name)
         .bind(2, record.containerId)
         .bind(3, record.cgroupPath)
@@ -233,6 +235,7 @@ void StateStore::save(const WorkloadRecord& record)
         .bind(21, int64_t{record.poolOption.has_value()})
         .bind(22, record.poolOption.value_or(""))
         .bind(23, record.poolLabel)
+        .bind(24, core::formatCpuSet(record.exclusiveCpusGranted))
         .run();
 }
 
@@ -280,6 +283,55 @@ std::vector<HeldAllocation> StateStore::podMemberAllocations(const std::string& 
     while (query.step())
         members.push_back({query.text(0), query.text(1), {query.unsignedInteger(2), query.unsignedInteger(3)}});
     return members;
+}
+
+std::map<std::string, core::Slice> StateStore::heldSlices()
+{
+    Statement query(db_, "SELECT name, desired, exclusive_cpus_granted FROM workloads WHERE holds_allocation AND "
+                         "json_extract(desired, '$.ExclusiveCpus') > 0");
+    std::map<std::string, core::Slice> slices;
+    while (query.step()) {
+        const core::Resources desired = resourcesFromJson(query.text(1));
+        core::Slice slice{desired.allowedCpus.value_or(core::CpuSet{}), {}};
+        // What a slice was first granted is part of it by construction; a
+        // row edited by hand must not make every resize throw.
+        slice.granted = core::intersection(core::parseCpuSet(query.text(2)).value_or(core::CpuSet{}), slice.cpus);
+        slices.emplace(query.text(0), std::move(slice));
+    }
+    return slices;
+}
+
+std::optional<core::CpuSet> StateStore::narrowedCpuset(const std::string& cgroupPath)
+{
+    Statement query(db_, "SELECT cpus FROM narrowed_cpusets WHERE cgroup_path = ?");
+    query.bind(1, cgroupPath);
+    if (!query.step())
+        return std::nullopt;
+    return core::parseCpuSet(query.text(0)).value_or(core::CpuSet{});
+}
+
+void StateStore::saveNarrowedCpuset(const std::string& cgroupPath, const core::CpuSet& before)
+{
+    Statement(db_, "INSERT OR REPLACE INTO narrowed_cpusets (cgroup_path, cpus) VALUES (?, ?)")
+        .bind(1, cgroupPath)
+        .bind(2, core::formatCpuSet(before))
+        .run();
+}
+
+void StateStore::removeNarrowedCpuset(const std::string& cgroupPath)
+{
+    Statement(db_, "DELETE FROM narrowed_cpusets WHERE cgroup_path = ?").bind(1, cgroupPath).run();
+}
+
+void StateStore::keepNarrowedCpusets(const std::set<std::string>& cgroupPaths)
+{
+    Statement query(db_, "SELECT cgroup_path FROM narrowed_cpusets");
+    std::vector<std::string> gone;
+    while (query.step())
+        if (!cgroupPaths.contains(query.text(0)))
+            gone.push_back(query.text(0));
+    for (const auto& cgroupPath : gone)
+        removeNarrowedCpuset(cgroupPath);
 }
 
 core::Amounts StateStore::reservedTotal()

@@ -5,10 +5,12 @@
 #include <limits>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "core/admission.h"
+#include "core/cpu_slices.h"
 #include "core/disruption.h"
 #include "core/resources.h"
 #include "core/states.h"
@@ -46,6 +48,9 @@ struct WorkloadRecord {
     // none) wins over the container's io.resized1.pool label.
     std::optional<std::string> poolOption{};
     std::string poolLabel{};
+    // The CPUs its exclusive slice was first granted (read only while
+    // `desired` holds a slice).
+    core::CpuSet exclusiveCpusGranted{};
 
     std::string pool() const { return poolOption.value_or(poolLabel); }
 
@@ -171,6 +176,18 @@ public:
     std::map<std::string, core::Amounts> heldPodLimits();
     // The allocations the members of the pod hold.
     std::vector<HeldAllocation> podMemberAllocations(const std::string& pod);
+    // The exclusive slices held (design.md §1b, CPU manager): every workload
+    // holding an allocation whose desired state has ExclusiveCpus above 0,
+    // its slice being its desired AllowedCpus.
+    std::map<std::string, core::Slice> heldSlices();
+    // The cpuset a container had before the CPU manager narrowed it off a
+    // slice, by cgroup path (CpuManager::keepOnSharedPool).
+    std::optional<core::CpuSet> narrowedCpuset(const std::string& cgroupPath);
+    void saveNarrowedCpuset(const std::string& cgroupPath, const core::CpuSet& before);
+    void removeNarrowedCpuset(const std::string& cgroupPath);
+    // Forgets every narrowed cpuset but those of `cgroupPaths`, the
+    // containers there are.
+    void keepNarrowedCpusets(const std::set<std::string>& cgroupPaths);
     core::Amounts reservedTotal();
 
     int64_t addReservation(const Reservation& reservation);

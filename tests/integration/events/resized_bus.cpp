@@ -87,6 +87,11 @@ std::uint64_t ResizedBus::managerNumber(const std::string& name)
     return managerProperty(name).get<std::uint64_t>();
 }
 
+std::string ResizedBus::managerString(const std::string& name)
+{
+    return managerProperty(name).get<std::string>();
+}
+
 bool ResizedBus::runtimeConnected()
 {
     return managerProperty("RuntimeConnected").get<bool>();

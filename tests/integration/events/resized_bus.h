@@ -42,6 +42,8 @@ class ResizedBus
     std::uint64_t cpuAllocatedMillis();
     // Any numeric property of io.resized1.Manager.
     std::uint64_t managerNumber(const std::string& name);
+    // Any string property of io.resized1.Manager.
+    std::string managerString(const std::string& name);
     bool runtimeConnected();
 
   private:

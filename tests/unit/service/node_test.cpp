@@ -34,17 +34,5 @@ TEST(NodeInfo, WithoutATopologyTheNodesCpusAreOneNumaNode)
     EXPECT_EQ(node.topology.threadsPerCore(), 1u);
 }
 
-TEST(CpuPools, WithoutAPolicyEveryOnlineCpuIsShared)
-{
-    const auto node = readNodeInfo(kCgroupRoot);
-
-    const auto pools = cpuPools(node);
-
-    EXPECT_EQ(pools.policy, "none");
-    EXPECT_EQ(pools.shared, node.topology.cpus());
-    EXPECT_TRUE(pools.reserved.empty());
-    EXPECT_TRUE(pools.exclusive.empty());
-}
-
 }  // namespace
 }  // namespace resized::service

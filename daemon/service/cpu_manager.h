@@ -1,0 +1,81 @@
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "cgroup/driver_selector.h"
+#include "core/cpu_assignment.h"
+#include "core/cpu_topology.h"
+#include "core/resources.h"
+#include "service/event_loop.h"
+#include "service/executor.h"
+#include "service/worker_thread.h"
+#include "service/workload_source.h"
+#include "store/state_store.h"
+
+namespace resized::service {
+
+// The CPU manager's pools as the Manager properties show them.
+struct CpuPools {
+    std::string policy;
+    core::CpuSet shared;
+    core::CpuSet reserved;
+    core::CpuSet exclusive;  // the union of all exclusive slices
+
+    bool operator==(const CpuPools&) const = default;
+};
+
+// The CPU manager (design.md §1b, `[CpuManager]`): its slices are the
+// desired states of the workloads that hold them (store::heldSlices()), so
+// that a slice is admitted, recorded, applied, repaired and recovered like
+// any other limit. What it does itself: turning ExclusiveCpus into the
+// keys it stands for (assignment().expand()), placing every other
+// container on the shared pool (placed() for the workloads resized
+// manages, keepOnSharedPool() for the others), and showing the pools.
+class CpuManager {
+public:
+    CpuManager(EventLoop& loop, store::StateStore& store, const core::CpuTopology& topology,
+               core::CpuManagerSettings settings, cgroup::DriverSelector& drivers, WorkerThread& peerCalls);
+    ~CpuManager();
+
+    core::CpuManagerPolicy policy() const { return settings_.policy; }
+    // The node's CPUs as the store's slices divide them now (one query of
+    // the store).
+    core::CpuAssignment assignment() const;
+    CpuPools pools() const;
+    // `request` as the cgroups are to be given it, or the refusal
+    // (core::CpuAssignment::expand); without the static policy, a request
+    // naming no ExclusiveCpus is taken as it is, reading nothing.
+    core::SliceRequest expand(const std::string& workload, const core::Resources& request,
+                              const core::Resources& desired, const core::CpuSet& alsoTaken) const;
+
+    // `write`, the keys to be written to a workload that will have
+    // `desired` once written: a cpuset it names on the shared pool
+    // (core::CpuAssignment::sharedCpusFor), unless `desired` holds a slice.
+    // Under the policy "none", `write` as it is.
+    core::Resources placed(const core::Resources& desired, core::Resources write) const;
+
+    // A container whose cpuset resized does not decide (one it holds nothing
+    // for, or whose desired state names no AllowedCpus) on the shared pool:
+    // its cgroup's cpuset less the slices, written (off the loop where the
+    // backend waits for systemd) when it holds a CPU of one; what a slice
+    // took is given back when the slice goes (the store remembers it).
+    void keepOnSharedPool(const Instance& instance);
+    // A pass over every container: keepOnSharedPool() for each, and what
+    // the store remembers of containers gone is forgotten.
+    void keepOnSharedPool(const std::vector<Instance>& listed);
+
+private:
+    EventLoop& loop_;
+    store::StateStore& store_;
+    const core::CpuTopology& topology_;
+    core::CpuManagerSettings settings_;
+    cgroup::DriverSelector& drivers_;
+    WorkerThread& peerCalls_;
+    // The writes under way, by cgroup: one at a time for each.
+    std::map<std::string, std::unique_ptr<Execution>> placing_;
+};
+
+}  // namespace resized::service

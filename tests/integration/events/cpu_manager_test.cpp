@@ -1,0 +1,177 @@
+// The CPU manager's static policy (design.md §1b) on this machine's CPUs,
+// real containers and their cgroup v1 cpusets: an exclusive slice is its
+// holder's alone, without a quota, and every other container — managed or
+// not, started before or after — runs on the shared pool.
+
+#include "events_test.h"
+#include "support/cgroup_v1.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace resized::integration::events
+{
+namespace
+{
+
+// The CPUs online here, as the kernel lists them.
+std::string onlineCpus()
+{
+    std::string cpus;
+    std::getline(std::ifstream("/sys/devices/system/cpu/online"), cpus);
+    return cpus;
+}
+
+Dictionary exclusiveCpus(std::uint64_t count)
+{
+    return {{"ExclusiveCpus", sdbus::Variant(count)}};
+}
+
+class CpuManagerTest : public EventsTest
+{
+  protected:
+    void SetUp() override
+    {
+        EventsTest::SetUp();
+        if (onlineCpus() != "0-1")
+        {
+            GTEST_SKIP() << "written for the 2 CPUs of the test machines, this one has " << onlineCpus();
+        }
+        std::ofstream(daemonOptions().configFile, std::ios::app) << "[CpuManager]\nPolicy=static\n";
+    }
+
+    static std::string cpusetOf(const std::filesystem::path& cgroupPath)
+    {
+        std::string cpus = CgroupV1(cgroupPath).read("cpuset", "cpuset.cpus");
+        while (!cpus.empty() && cpus.back() == '\n')
+        {
+            cpus.pop_back();
+        }
+        return cpus;
+    }
+
+    // Polls until the container's cpuset is `cpus`; false (printing the last
+    // reading) after reactionTimeout.
+    static bool waitForCpuset(const ScopedContainer& container, const std::string& cpus)
+    {
+        const auto deadline = std::chrono::steady_clock::now() + reactionTimeout;
+        std::string read;
+        while (std::chrono::steady_clock::now() < deadline)
+        {
+            read = cpusetOf(container.cgroupPath());
+            if (read == cpus)
+            {
+                return true;
+            }
+            std::this_thread::sleep_for(pollInterval);
+        }
+        std::cerr << container.name() << " runs on CPUs " << read << ", not " << cpus << "\n";
+        return false;
+    }
+};
+
+TEST_F(CpuManagerTest, ASliceIsItsHoldersAloneAndEveryOtherContainerLeavesIt)
+{
+    startDaemon();
+    const auto other = runContainer("other");
+    const auto web = runContainer("web");
+    const std::uint64_t before = bus().cpuAllocatedMillis();
+
+    const Dictionary status = bus().update(web.name(), exclusiveCpus(1));
+    const auto desired = entryOf<Dictionary>(status, "Desired");
+    const auto actual = entryOf<Dictionary>(status, "Actual");
+    const std::string slice = entryOf<std::string>(desired, "AllowedCpus");
+    ASSERT_TRUE(slice == "0" || slice == "1") << slice;
+    const std::string shared = slice == "0" ? "1" : "0";
+    EXPECT_EQ(entryOf<std::uint64_t>(desired, "CpuMillis"), noLimit);
+    EXPECT_EQ(entryOf<std::uint64_t>(actual, "ExclusiveCpus"), 1u);
+    EXPECT_EQ(entryOf<std::string>(actual, "AllowedCpus"), slice);
+
+    // The holder runs on its slice without a quota, allocated one CPU.
+    EXPECT_EQ(cpusetOf(web.cgroupPath()), slice);
+    EXPECT_EQ(readLimits(web.cgroupPath())->cpuMillis, noLimit);
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before + 1000);
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
+    EXPECT_EQ(bus().managerString("SharedCpus"), shared);
+
+    // Every other container leaves it: one running before, one started
+    // after, neither managed by resized.
+    EXPECT_TRUE(waitForCpuset(other, shared));
+    const auto late = runContainer("late");
+    EXPECT_TRUE(waitForCpuset(late, shared));
+
+    // The shared pool never becomes empty; a slice decides its own CPUs
+    // and quota; nothing changed by a refusal.
+    EXPECT_EQ(errorOf([&] { bus().update(other.name(), exclusiveCpus(1)); }),
+              "io.resized1.Error.Infeasible: CPU manager: a slice of 1 would leave the shared pool empty "
+              "(2 CPUs online, 1 in other slices)");
+    EXPECT_EQ(errorNameOf([&] {
+                  bus().update(web.name(), {{"ExclusiveCpus", sdbus::Variant(std::uint64_t{1})},
+                                            {"CpuMillis", sdbus::Variant(std::uint64_t{500})}});
+              }),
+              "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(errorOf([&] { bus().update(other.name(), {{"AllowedCpus", sdbus::Variant(slice)}}); }),
+              "io.resized1.Error.Infeasible: CPU manager: CPU " + slice + " is in the exclusive slice of " +
+                  web.name() + "; the shared pool is " + shared);
+    EXPECT_EQ(errorOf([&] { bus().update(web.name(), cpu(500)); }),
+              "io.resized1.Error.Infeasible: CPU manager: " + web.name() + " holds the exclusive CPUs " + slice +
+                  ", without a quota and on no other CPU; ExclusiveCpus=0 gives them back first");
+    EXPECT_EQ(cpusetOf(web.cgroupPath()), slice);
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
+
+    // Durable: a restarted daemon holds the same slice, and keeps the
+    // others off it.
+    stopDaemon();
+    startDaemon();
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
+    EXPECT_EQ(cpusetOf(web.cgroupPath()), slice);
+    EXPECT_EQ(cpusetOf(other.cgroupPath()), shared);
+
+    // Given back, every CPU is shared again, and the others get back what
+    // they had.
+    bus().update(web.name(), exclusiveCpus(0));
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
+    EXPECT_EQ(bus().managerString("SharedCpus"), "0-1");
+    EXPECT_TRUE(waitForCpuset(web, "0-1"));
+    EXPECT_TRUE(waitForCpuset(other, "0-1"));
+    EXPECT_TRUE(waitForCpuset(late, "0-1"));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before);
+}
+
+TEST_F(CpuManagerTest, ASliceNeverTakesEveryCpuAndStaysWhileOtherLimitsChange)
+{
+    startDaemon();
+    const auto web = runContainer("web");
+    const std::string slice =
+        entryOf<std::string>(entryOf<Dictionary>(bus().update(web.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+
+    // Two of two CPUs would leave nothing shared; the same count with
+    // another limit keeps the CPUs.
+    EXPECT_EQ(errorNameOf([&] { bus().update(web.name(), exclusiveCpus(2)); }), "io.resized1.Error.Infeasible");
+    EXPECT_EQ(errorOf([&] { bus().update(web.name(), {{"ExclusiveCpus", sdbus::Variant(std::uint64_t{1})},
+                                                       {"MemoryMax", sdbus::Variant(std::uint64_t{256} << 20)}}); }),
+              std::nullopt);
+    EXPECT_EQ(cpusetOf(web.cgroupPath()), slice);
+    EXPECT_EQ(readLimits(web.cgroupPath())->memoryMax, std::uint64_t{256} << 20);
+}
+
+using NoCpuManagerTest = EventsTest;
+
+TEST_F(NoCpuManagerTest, WithoutTheStaticPolicyNoSliceIsGiven)
+{
+    startDaemon();
+    const auto web = runContainer("web");
+
+    EXPECT_EQ(errorOf([&] { bus().update(web.name(), exclusiveCpus(1)); }),
+              "io.resized1.Error.Infeasible: CPU manager: the policy is \"none\": exclusive CPUs need "
+              "[CpuManager] Policy=static");
+    EXPECT_EQ(bus().managerString("CpuManagerPolicy"), "none");
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
+}
+
+} // namespace
+} // namespace resized::integration::events
