@@ -61,6 +61,8 @@ std::string describeLimits(const core::Resources& resources)
         add("cpu.weight", std::to_string(*resources.cpuWeight));
     if (resources.allowedCpus)
         add("cpus", resources.allowedCpus->empty() ? "all" : core::formatCpuSet(*resources.allowedCpus));
+    if (resources.exclusiveCpus)
+        add("exclusive-cpus", std::to_string(*resources.exclusiveCpus));
     return text.empty() ? "none" : text;
 }
 

@@ -60,6 +60,11 @@ constexpr std::array kResourceOptions{
     ResourceOption{"--cpuset-cpus", "LIST", "a CPU list",
                    "CPUs the workload may run on: 0-3,6; 'all' for every CPU. As podman update --cpuset-cpus",
                    readInto<&Resources::allowedCpus, parseCpusArgument>},
+    ResourceOption{"--exclusive-cpus", "N", "a whole number",
+                   "Whole CPUs for this workload alone, without a quota, under the CPU manager's static "
+                   "policy; 0 gives them back to the shared pool. As kubelet gives a Guaranteed container "
+                   "integer CPUs",
+                   readInto<&Resources::exclusiveCpus, parseUnsignedArgument>},
 };
 
 // Whether `key` is one of the long names of `option`, without the dashes.
@@ -110,7 +115,8 @@ core::Resources ResourceArguments::resolve() const
     }
     if (resources.empty())
         throw CLI::ValidationError("name at least one resource: --cpus, --memory, --memory-high, --cpu-shares, "
-                                   "--cpu-weight, --cpuset-cpus, or an assignment such as CPUQuota=150%");
+                                   "--cpu-weight, --cpuset-cpus, --exclusive-cpus, or an assignment such as "
+                                   "CPUQuota=150%");
     return resources;
 }
 
@@ -126,6 +132,9 @@ void addResourceOptions(CLI::App& command, ResourceArguments& arguments)
             ->type_name(std::string(option.typeName));
     // Both are the CPU weight.
     group->get_option("--cpu-weight")->excludes(group->get_option("--cpu-shares"));
+    // A slice is its own CPUs without a quota.
+    group->get_option("--exclusive-cpus")->excludes(group->get_option("--cpus"));
+    group->get_option("--exclusive-cpus")->excludes(group->get_option("--cpuset-cpus"));
 
     command
         .add_option("assignments", arguments.assignments,

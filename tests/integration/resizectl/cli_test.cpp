@@ -116,6 +116,17 @@ TEST(ResizectlCli, NamingAResourceTwiceIsAUsageError)
     EXPECT_EQ(resizectl({"set", "web", "--cpu-shares", "1024", "--cpu-weight", "100"}).exitStatus, 2);
 }
 
+// A slice is its own CPUs without a quota: the CPU limit and the CPU list
+// are not asked with it.
+TEST(ResizectlCli, ExclusiveCpusAreAWholeNumberAskedAlone)
+{
+    EXPECT_EQ(resizectl({"set", "web", "--exclusive-cpus", "2", "-m", "1g"}).exitStatus, 1);
+    EXPECT_EQ(resizectl({"set", "web", "exclusive-cpus=0"}).exitStatus, 1);
+    EXPECT_EQ(resizectl({"set", "web", "--exclusive-cpus", "1.5"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"set", "web", "--exclusive-cpus", "2", "--cpus", "2"}).exitStatus, 2);
+    EXPECT_EQ(resizectl({"set", "web", "--exclusive-cpus", "2", "--cpuset-cpus", "0-1"}).exitStatus, 2);
+}
+
 TEST(ResizectlCli, HelpSaysWhichPodmanFlagEachOptionIs)
 {
     const auto result = resizectl({"set", "--help"});
