@@ -40,9 +40,13 @@ CpuPools CpuManager::pools() const
             .exclusive = now.exclusive()};
 }
 
-core::SliceRequest CpuManager::expand(const std::string& workload, const core::Resources& request,
-                                      const core::Resources& desired, const core::CpuSet& alsoTaken) const
+core::SliceRequest CpuManager::expand(const std::string& workload, core::WorkloadKind kind,
+                                      const core::Resources& request, const core::Resources& desired,
+                                      const core::CpuSet& alsoTaken) const
 {
+    if (kind != core::WorkloadKind::Container && request.exclusiveCpus.value_or(0) > 0)
+        return {{}, {}, "CPU manager: exclusive CPUs are given to containers; a " +
+                            std::string(core::toString(kind)) + "'s would need TopologyScope=pod, not built yet"};
     if (settings_.policy != core::CpuManagerPolicy::Static && !request.exclusiveCpus)
         return {request, {}, std::nullopt};
     return assignment().expand(workload, request, desired, alsoTaken);

@@ -48,7 +48,9 @@ public:
     // `request` as the cgroups are to be given it, or the refusal
     // (core::CpuAssignment::expand); without the static policy, a request
     // naming no ExclusiveCpus is taken as it is, reading nothing.
-    core::SliceRequest expand(const std::string& workload, const core::Resources& request,
+    // Only containers are given slices: a pod's would be the bubble of
+    // TopologyScope=pod, which is not built.
+    core::SliceRequest expand(const std::string& workload, core::WorkloadKind kind, const core::Resources& request,
                               const core::Resources& desired, const core::CpuSet& alsoTaken) const;
 
     // `write`, the keys to be written to a workload that will have

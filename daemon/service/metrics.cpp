@@ -184,6 +184,21 @@ std::string Metrics::exposition()
     family(out, "resized_drift_total", "counter", "Limits found changed behind resized's back, and repaired.");
     out << "resized_drift_total " << drift_ << '\n';
 
+    // As kubelet's resource managers name them; slices are per container
+    // (TopologyScope=container), so every assignment is node_exclusive.
+    family(out, "resized_resource_manager_allocations_total", "counter",
+           "Exclusive CPU slices given, grown or shrunk by UpdateResources.");
+    out << "resized_resource_manager_allocations_total{resource_name=\"cpu\",source=\"container\"} "
+        << exclusiveAllocations_ << '\n';
+    family(out, "resized_resource_manager_allocation_errors_total", "counter",
+           "UpdateResources calls asking ExclusiveCpus that were refused or failed.");
+    out << "resized_resource_manager_allocation_errors_total{resource_name=\"cpu\",source=\"container\"} "
+        << exclusiveAllocationErrors_ << '\n';
+    family(out, "resized_resource_manager_container_assignments", "gauge",
+           "Containers holding an exclusive CPU slice now.");
+    out << "resized_resource_manager_container_assignments{assignment_type=\"node_exclusive\"} "
+        << (exclusiveSlices_ ? exclusiveSlices_() : 0) << '\n';
+
     const auto workloads = sampler_.sample();
     perWorkload(out, workloads, "resized_workload_cpu_usage_millicores", "gauge",
                 "CPU used since the previous scrape, in millicores.",

@@ -75,6 +75,15 @@ public:
     // its error (Infeasible, InvalidArgument, …).
     void updateAnswered(std::string_view result, std::chrono::nanoseconds took);
     void driftDetected() { ++drift_; }
+    // An UpdateResources call asking ExclusiveCpus was answered (kubelet's
+    // resource manager metrics): "success" counts an allocation, anything
+    // else an allocation error.
+    void exclusiveCpusAnswered(std::string_view result)
+    {
+        ++(result == "success" ? exclusiveAllocations_ : exclusiveAllocationErrors_);
+    }
+    // How many exclusive slices are held now, once the CPU manager runs.
+    void publishExclusiveSlices(std::function<size_t()> count) { exclusiveSlices_ = std::move(count); }
     // Where the autoscaler's recommendations come from, once it runs; an
     // empty function while it does not.
     void publishRecommendations(std::function<std::vector<PublishedRecommendation>()> source)
@@ -92,7 +101,10 @@ private:
     double durationSum_ = 0;
     uint64_t durationCount_ = 0;
     uint64_t drift_ = 0;
+    uint64_t exclusiveAllocations_ = 0;
+    uint64_t exclusiveAllocationErrors_ = 0;
     std::function<std::vector<PublishedRecommendation>()> recommendations_;
+    std::function<size_t()> exclusiveSlices_;
 };
 
 }  // namespace resized::service

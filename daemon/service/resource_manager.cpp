@@ -141,6 +141,23 @@ void ResourceManager::start()
     resynchroniseNow();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });
     budgetClock_.rearm();
+    giveBackSlicesWithoutStaticPolicy();
+}
+
+// Switching the policy from static to none is a clean transition, not a
+// refusal to start (as kubelet's is): every slice goes back to the shared
+// pool, its holder keeping its other limits.
+void ResourceManager::giveBackSlicesWithoutStaticPolicy()
+{
+    if (cpuManager_.policy() == core::CpuManagerPolicy::Static)
+        return;
+    for (const auto& held : store_.heldSlices()) {
+        const std::string& name = held.first;
+        spdlog::info("{}: the CPU manager's policy is none; giving back its exclusive CPUs {}", name,
+                     core::formatCpuSet(held.second.cpus));
+        update(name, core::Resources{.exclusiveCpus = 0}, UpdateOptions{}, Actor::reconcile(),
+               [name](const UpdateResult& result) { logFailedBackgroundUpdate(name, result); });
+    }
 }
 
 void ResourceManager::resolve(const std::string& asked, Answer<Target> then)
@@ -219,7 +236,7 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
                                                     const core::CpuSet& sliced)
 {
     Assessment assessment;
-    auto expanded = cpuManager_.expand(target.name, request, record.desired, sliced);
+    auto expanded = cpuManager_.expand(target.name, target.parsed.kind, request, record.desired, sliced);
     assessment.request = std::move(expanded.request);
     assessment.grantedCpus = std::move(expanded.granted);
     assessment.question.infeasible = std::move(expanded.refusal);

@@ -298,6 +298,7 @@ private:
         return cpuManager_.placed(desired, std::move(write));
     }
     void keepOnSharedPool(const Instance& instance) override { cpuManager_.keepOnSharedPool(instance); }
+    void giveBackSlicesWithoutStaticPolicy();
     // A slice was given, resized or given back: every other container's
     // cpuset is placed again and the pools announced.
     void slicesChanged();

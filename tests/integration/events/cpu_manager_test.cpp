@@ -5,7 +5,9 @@
 
 #include "events_test.h"
 #include "support/cgroup_v1.h"
+#include "support/scoped_pod.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -17,6 +19,8 @@ namespace resized::integration::events
 {
 namespace
 {
+
+using testing::HasSubstr;
 
 // The CPUs online here, as the kernel lists them.
 std::string onlineCpus()
@@ -123,6 +127,15 @@ TEST_F(CpuManagerTest, ASliceIsItsHoldersAloneAndEveryOtherContainerLeavesIt)
     EXPECT_EQ(cpusetOf(web.cgroupPath()), slice);
     EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
 
+    // kubelet's resource manager series: one slice given, one refused.
+    const std::string metrics = bus().metrics();
+    EXPECT_THAT(metrics, HasSubstr("resized_resource_manager_allocations_total{resource_name=\"cpu\","
+                                   "source=\"container\"} 1\n"));
+    EXPECT_THAT(metrics, HasSubstr("resized_resource_manager_allocation_errors_total{resource_name=\"cpu\","
+                                   "source=\"container\"} 2\n"));
+    EXPECT_THAT(metrics,
+                HasSubstr("resized_resource_manager_container_assignments{assignment_type=\"node_exclusive\"} 1\n"));
+
     // Durable: a restarted daemon holds the same slice, and keeps the
     // others off it.
     stopDaemon();
@@ -157,6 +170,37 @@ TEST_F(CpuManagerTest, ASliceNeverTakesEveryCpuAndStaysWhileOtherLimitsChange)
               std::nullopt);
     EXPECT_EQ(cpusetOf(web.cgroupPath()), slice);
     EXPECT_EQ(readLimits(web.cgroupPath())->memoryMax, std::uint64_t{256} << 20);
+}
+
+TEST_F(CpuManagerTest, SwitchedToNoPolicyTheSlicesGoBackAtStartUp)
+{
+    startDaemon();
+    const auto web = runContainer("web");
+    bus().update(web.name(), {{"ExclusiveCpus", sdbus::Variant(std::uint64_t{1})},
+                              {"MemoryMax", sdbus::Variant(std::uint64_t{256} << 20)}});
+    ASSERT_NE(cpusetOf(web.cgroupPath()), "0-1");
+    stopDaemon();
+
+    std::ofstream(daemonOptions().configFile) << "[Sync]\nIntervalSec=3600\n";
+    startDaemon();
+
+    EXPECT_TRUE(waitForCpuset(web, "0-1"));
+    EXPECT_TRUE(waitForSynchronized(web.name()));
+    const auto desired = entryOf<Dictionary>(bus().resourceStatus(web.name()), "Desired");
+    EXPECT_EQ(entryOf<std::uint64_t>(desired, "ExclusiveCpus"), 0u);
+    EXPECT_EQ(readLimits(web.cgroupPath())->memoryMax, std::uint64_t{256} << 20);
+    EXPECT_EQ(bus().managerString("CpuManagerPolicy"), "none");
+}
+
+TEST_F(CpuManagerTest, OnlyContainersAreGivenSlices)
+{
+    startDaemon();
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+
+    EXPECT_EQ(errorOf([&] { bus().update("pod:" + pod.name(), exclusiveCpus(1)); }),
+              "io.resized1.Error.Infeasible: CPU manager: exclusive CPUs are given to containers; a pod's would "
+              "need TopologyScope=pod, not built yet");
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
 }
 
 using NoCpuManagerTest = EventsTest;

@@ -67,6 +67,13 @@ std::vector<std::string> ResizedBus::history(const std::string& workload)
     return lines;
 }
 
+std::string ResizedBus::metrics()
+{
+    std::string text;
+    manager_->callMethod("GetMetrics").onInterface(managerInterface).storeResultsTo(text);
+    return text;
+}
+
 Dictionary ResizedBus::resourceStatus(const std::string& workload)
 {
     Dictionary status;

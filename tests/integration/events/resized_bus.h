@@ -32,6 +32,8 @@ class ResizedBus
     Dictionary update(const std::string& workload, const Dictionary& resources,
                       const Dictionary& options = {});
     Dictionary resourceStatus(const std::string& workload);
+    // GetMetrics: the Prometheus text.
+    std::string metrics();
     // Reconcile: returns once the daemon re-read the workload, so that what
     // it learnt from Podman's events before is settled too.
     void reconcile(const std::string& workload);
