@@ -73,15 +73,20 @@ void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
     store_.keepNarrowedCpusets(cgroupPaths);
 }
 
-void CpuManager::keepOnSharedPool(const Instance& instance)
+void CpuManager::keepOnSharedPool(const Instance& instance, std::function<void()> placed)
 {
+    // Whatever the way out, the caller hears of it once.
+    const auto notPlacing = [&placed] {
+        if (placed)
+            placed();
+    };
     if (settings_.policy != core::CpuManagerPolicy::Static || instance.name.kind != core::WorkloadKind::Container ||
         !instance.hasCgroup() || placing_.contains(instance.cgroupPath))
-        return;
+        return notPlacing();
     const std::string name = instance.name.canonical();
     // Its own AllowedCpus, or its slice, are placed with its other limits.
     if (const auto record = store_.find(name); record && record->holdsAllocation && record->desired.allowedCpus)
-        return;
+        return notPlacing();
     const std::string cgroupPath = instance.cgroupPath;
     auto& backend = drivers_.forCgroup(cgroupPath);
     core::CpuSet current;
@@ -89,7 +94,7 @@ void CpuManager::keepOnSharedPool(const Instance& instance)
         current = backend.read(cgroupPath).allowedCpus.value_or(core::CpuSet{});
     } catch (const cgroup::CgroupError& error) {
         spdlog::debug("{}: cannot read its cgroup to place it on the shared pool: {}", name, error.what());
-        return;
+        return notPlacing();
     }
     // A container narrowed for a slice gets back what it had when the slice
     // goes; one never narrowed keeps its own cpuset, less the slices.
@@ -98,7 +103,7 @@ void CpuManager::keepOnSharedPool(const Instance& instance)
     core::Resources onPool;
     onPool.allowedCpus = assignment().sharedCpusFor(own);
     if (core::matches(cgroup::asBackendReads(backend, cgroupPath, onPool), core::Resources{.allowedCpus = current}))
-        return;
+        return notPlacing();
     if (!narrowed)
         store_.saveNarrowedCpuset(cgroupPath, current);
     else if (*onPool.allowedCpus == own)
@@ -106,9 +111,11 @@ void CpuManager::keepOnSharedPool(const Instance& instance)
     spdlog::info("{}: placing it on the shared pool ({})", name, core::describe(onPool));
     auto execution = std::make_unique<Execution>(
         loop_, std::vector<CgroupChange>{{&backend, cgroupPath, onPool}}, cgroup::ApplyOptions{},
-        [this, name, cgroupPath](Execution& done) {
+        [this, name, cgroupPath, placed = std::move(placed)](Execution& done) {
             if (done.outcome() != cgroup::ApplyOutcome::Applied)
                 spdlog::warn("{}: not placed on the shared pool: {}", name, done.message());
+            if (placed)
+                placed();
             // As ResourceManager::finishUpdate: the execution ends with this
             // callback, which must not use its captures after.
             const auto finished = placing_.extract(std::string(cgroupPath));

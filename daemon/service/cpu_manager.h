@@ -64,7 +64,9 @@ public:
     // its cgroup's cpuset less the slices, written (off the loop where the
     // backend waits for systemd) when it holds a CPU of one; what a slice
     // took is given back when the slice goes (the store remembers it).
-    void keepOnSharedPool(const Instance& instance);
+    // `placed`, if any, is called once the cpuset is written, or at once
+    // when there is nothing to write (or a write is under way already).
+    void keepOnSharedPool(const Instance& instance, std::function<void()> placed = {});
     // A pass over every container: keepOnSharedPool() for each, and what
     // the store remembers of containers gone is forgotten.
     void keepOnSharedPool(const std::vector<Instance>& listed);

@@ -12,9 +12,29 @@
 namespace resized::service {
 
 HookPreparations::HookPreparations(store::StateStore& store, Reconciler& reconciler, EventSequence& events,
-                                   std::function<bool(const std::string&)> busy)
-    : store_(store), reconciler_(reconciler), events_(events), busy_(std::move(busy))
+                                   std::function<bool(const std::string&)> busy, PlaceUnmanaged placeUnmanaged)
+    : store_(store),
+      reconciler_(reconciler),
+      events_(events),
+      busy_(std::move(busy)),
+      placeUnmanaged_(std::move(placeUnmanaged))
 {
+}
+
+std::string HookPreparations::cgroupOfContainer(const std::string& id, pid_t pid)
+{
+    std::string cgroupPath;
+    try {
+        cgroupPath = cgroup::cgroupOfProcess(pid);
+    } catch (const cgroup::CgroupError& error) {
+        throw ResizeError(ErrorCode::InvalidArgument, error.what());
+    }
+    // The limits go into the container's own cgroup and nowhere else.
+    if (cgroupPath.find(id) == std::string::npos)
+        throw ResizeError(ErrorCode::InvalidArgument, "process " + std::to_string(pid) +
+                                                          " is not in the cgroup of container " + id + " but in " +
+                                                          cgroupPath);
+    return cgroupPath;
 }
 
 void HookPreparations::prepare(const std::string& id, const std::string& name, pid_t pid, PrepareCallback done)
@@ -32,21 +52,18 @@ void HookPreparations::prepare(const std::string& id, const std::string& name, p
     auto record = store_.findByContainerId(id);
     if (!record && !name.empty())
         record = store_.find(name);
+    std::string cgroupPath = cgroupOfContainer(id, pid);
     if (!record) {
-        done(std::string());
+        const Instance creating{.name = {core::WorkloadKind::Container, name.empty() ? id : name},
+                                .id = id,
+                                .pod = {},
+                                .state = core::RunState::Running,
+                                .cgroupPath = std::move(cgroupPath),
+                                .createLimits = {},
+                                .poolLabel = {}};
+        placeUnmanaged_(creating, [done = std::move(done)] { done(std::string()); });
         return;
     }
-    std::string cgroupPath;
-    try {
-        cgroupPath = cgroup::cgroupOfProcess(pid);
-    } catch (const cgroup::CgroupError& error) {
-        throw ResizeError(ErrorCode::InvalidArgument, error.what());
-    }
-    // The limits go into the container's own cgroup and nowhere else.
-    if (cgroupPath.find(id) == std::string::npos)
-        throw ResizeError(ErrorCode::InvalidArgument, "process " + std::to_string(pid) +
-                                                          " is not in the cgroup of container " + id + " but in " +
-                                                          cgroupPath);
 
     events_.note(record->name);
     hooked_[record->name] = {id, nowUsec()};

@@ -26,13 +26,19 @@ using PrepareCallback = std::function<void(PrepareResult)>;
 // nothing here asks Podman: the record and the process's cgroup say all.
 class HookPreparations {
 public:
+    // Places a container resized does not manage where the CPU manager
+    // wants it (CpuManager::keepOnSharedPool), calling the second argument
+    // once it is.
+    using PlaceUnmanaged = std::function<void(const Instance&, std::function<void()>)>;
+
     // `busy` says whether a change of a workload is in flight.
     HookPreparations(store::StateStore& store, Reconciler& reconciler, EventSequence& events,
-                     std::function<bool(const std::string&)> busy);
+                     std::function<bool(const std::string&)> busy, PlaceUnmanaged placeUnmanaged);
 
     // The container `id` (called `name`, "" when not known) is being
-    // created and `pid` is its first process, already in its cgroup.
-    // Throws ResizeError for a bad argument.
+    // created and `pid` is its first process, already in its cgroup. One
+    // resized does not manage is only placed on the CPU manager's shared
+    // pool. Throws ResizeError for a bad argument.
     void prepare(const std::string& id, const std::string& name, pid_t pid, PrepareCallback done);
 
     // The change in flight of `workload` ended (applied when `applied`).
@@ -60,11 +66,15 @@ private:
     };
 
     void prepareCreation(const std::string& workload, Creation creation);
+    // The cgroup of container `id`'s process `pid`; throws ResizeError when
+    // the process is not in it.
+    static std::string cgroupOfContainer(const std::string& id, pid_t pid);
 
     store::StateStore& store_;
     Reconciler& reconciler_;
     EventSequence& events_;
     std::function<bool(const std::string&)> busy_;
+    PlaceUnmanaged placeUnmanaged_;
     // The hooks waiting for the repair in flight of a workload.
     std::map<std::string, std::vector<PrepareCallback>> waitingForRepair_;
     // The hooks that came while a change of their workload was in flight.

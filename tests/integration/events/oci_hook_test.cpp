@@ -191,6 +191,39 @@ TEST_F(OciHookTest, AContainerResizedNeverHeardOfStartsAsCreated)
     EXPECT_EQ(readLimits(container.cgroupPath()), createTime);
 }
 
+// Under the CPU manager's static policy the hook places a container resized
+// does not manage on the shared pool before it runs: its first instruction
+// never runs on another container's exclusive CPU, at any start.
+TEST_F(OciHookTest, AContainerResizedDoesNotManageNeverStartsOnASlice)
+{
+    std::string online;
+    std::getline(std::ifstream("/sys/devices/system/cpu/online"), online);
+    if (online != "0-1")
+    {
+        GTEST_SKIP() << "written for the 2 CPUs of the test machines, this one has " << online;
+    }
+    std::ofstream(daemonOptions().configFile, std::ios::app) << "[CpuManager]\nPolicy=static\n";
+    startDaemon();
+    const auto holder = runContainer("slice");
+    const Dictionary status = bus().update(holder.name(), {{"ExclusiveCpus", sdbus::Variant(std::uint64_t{1})}});
+    const std::string slice = entryOf<std::string>(entryOf<Dictionary>(status, "Desired"), "AllowedCpus");
+    const std::string shared = slice == "0" ? "1" : "0";
+
+    const ScopedContainer container(
+        podman(), nameFor("c"), {},
+        {"sh", "-c",
+         "cat /sys/fs/cgroup/cpuset/cpuset.cpus 2>/dev/null || cat /sys/fs/cgroup/cpuset.cpus.effective; "
+         "trap 'exit 0' TERM; while :; do sleep 1; done"});
+    constexpr int starts = 5;
+    ASSERT_TRUE(waitForPrints(container.name(), 1));
+    for (int restart = 1; restart < starts; ++restart)
+    {
+        podmanOrThrow({"restart", "--time", "0", container.name()});
+        ASSERT_TRUE(waitForPrints(container.name(), 1 + restart)) << "start " << restart;
+    }
+    EXPECT_EQ(printedQuotas(container.name()), std::vector<std::string>(starts, shared));
+}
+
 // The hook gives up after its time limit: a resized that is hung (stopped
 // with SIGSTOP) or not running delays a start by that much at most, and the
 // limits follow from the event stream once it runs again.
