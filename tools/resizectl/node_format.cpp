@@ -59,7 +59,19 @@ std::string formatNumaNodes(const Dictionary& properties)
 
 }  // namespace
 
-std::string formatNode(const Dictionary& properties, bool withLegend)
+std::vector<HeldSlice> slicesOf(const std::vector<Dictionary>& statuses)
+{
+    std::vector<HeldSlice> slices;
+    for (const auto& status : statuses) {
+        const auto desired = find<Dictionary>(status, "Desired");
+        if (!desired || find<uint64_t>(*desired, "ExclusiveCpus").value_or(0) == 0)
+            continue;
+        slices.push_back({lookup<std::string>(status, "Workload", "?"), lookup<std::string>(*desired, "AllowedCpus", "?")});
+    }
+    return slices;
+}
+
+std::string formatNode(const Dictionary& properties, const std::vector<HeldSlice>& slices, bool withLegend)
 {
     std::string out;
     out += "       Version: " + lookup<std::string>(properties, "Version", "unknown") + '\n';
@@ -70,7 +82,10 @@ std::string formatNode(const Dictionary& properties, bool withLegend)
     out += "    NUMA nodes: " + formatNumaNodes(properties) + '\n';
     out += "   Shared CPUs: " + formatCpuList(properties, "SharedCpus") + '\n';
     out += " Reserved CPUs: " + formatCpuList(properties, "ReservedCpus") + '\n';
-    out += "Exclusive CPUs: " + formatCpuList(properties, "ExclusiveCpuSet") + "\n\n";
+    out += "Exclusive CPUs: " + formatCpuList(properties, "ExclusiveCpuSet") + '\n';
+    for (const auto& slice : slices)
+        out += "                " + slice.cpus + ' ' + slice.workload + '\n';
+    out += '\n';
 
     Table table({"RESOURCE", "CAPACITY", "ALLOCATED", "RESERVED", "AVAILABLE"});
     table.addRow(resourceRow(properties, "cpu", "Cpu", "Millis", core::formatCpuMillis));

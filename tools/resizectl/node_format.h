@@ -1,15 +1,26 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "dictionary.h"
 
 namespace resized::ctl {
 
+// An exclusive slice and the workload holding it.
+struct HeldSlice {
+    std::string workload;
+    std::string cpus;
+};
+
 // The Manager's properties as `resizectl node` shows them: version, cgroup
 // version, runtime connection, the CPU manager (policy, NUMA nodes, shared,
-// reserved and exclusive CPUs), then a table of capacity, allocated,
-// reserved and available CPU and memory.
-std::string formatNode(const Dictionary& properties, bool withLegend);
+// reserved and exclusive CPUs, each slice under them with its holder), then
+// a table of capacity, allocated, reserved and available CPU and memory.
+std::string formatNode(const Dictionary& properties, const std::vector<HeldSlice>& slices, bool withLegend);
+
+// The slices the workloads' statuses (GetResourceStatus) hold: a Desired
+// ExclusiveCpus above 0, its AllowedCpus being the slice.
+std::vector<HeldSlice> slicesOf(const std::vector<Dictionary>& statuses);
 
 }  // namespace resized::ctl

@@ -394,7 +394,7 @@ TEST(Node, ShowsDaemonStateCpuManagerAndResourceTable)
         {"ReservedCpus", sdbus::Variant(std::string(""))},
         {"ExclusiveCpuSet", sdbus::Variant(std::string(""))},
     };
-    EXPECT_EQ(formatNode(properties, true),
+    EXPECT_EQ(formatNode(properties, {}, true),
               "       Version: 0.1.0\n"
               "Cgroup version: v1\n"
               "       Runtime: connected\n"
@@ -413,10 +413,10 @@ TEST(Node, ShowsDaemonStateCpuManagerAndResourceTable)
 TEST(Node, ShowsMemoryInHumanUnits)
 {
     const Dictionary properties{{"MemoryCapacity", sdbus::Variant(uint64_t{24'421'940} << 10)}};
-    EXPECT_NE(formatNode(properties, true).find("memory   23.3Gi "), std::string::npos);
+    EXPECT_NE(formatNode(properties, {}, true).find("memory   23.3Gi "), std::string::npos);
 }
 
-TEST(Node, ShowsTheCpusOfAnExclusiveSlice)
+TEST(Node, ShowsEachExclusiveSliceUnderItsHolder)
 {
     const Dictionary properties{
         {"CpuManagerPolicy", sdbus::Variant(std::string("static"))},
@@ -425,19 +425,32 @@ TEST(Node, ShowsTheCpusOfAnExclusiveSlice)
         {"ReservedCpus", sdbus::Variant(std::string("0"))},
         {"ExclusiveCpuSet", sdbus::Variant(std::string("2-3"))},
     };
-    const std::string text = formatNode(properties, false);
+    const std::vector<Dictionary> statuses{
+        {{"Workload", sdbus::Variant(std::string("web"))},
+         {"Desired", sdbus::Variant(Dictionary{{"ExclusiveCpus", sdbus::Variant(uint64_t{1})},
+                                               {"AllowedCpus", sdbus::Variant(std::string("2"))}})}},
+        {{"Workload", sdbus::Variant(std::string("db"))},
+         {"Desired", sdbus::Variant(Dictionary{{"ExclusiveCpus", sdbus::Variant(uint64_t{0})},
+                                               {"AllowedCpus", sdbus::Variant(std::string(""))}})}},
+        {{"Workload", sdbus::Variant(std::string("batch"))},
+         {"Desired", sdbus::Variant(Dictionary{{"ExclusiveCpus", sdbus::Variant(uint64_t{1})},
+                                               {"AllowedCpus", sdbus::Variant(std::string("3"))}})}},
+    };
+    const std::string text = formatNode(properties, slicesOf(statuses), false);
     EXPECT_NE(text.find("   CPU manager: policy static\n"
                         "    NUMA nodes: 2\n"
                         "   Shared CPUs: 0-1,4-7\n"
                         " Reserved CPUs: 0\n"
-                        "Exclusive CPUs: 2-3\n"),
+                        "Exclusive CPUs: 2-3\n"
+                        "                2 web\n"
+                        "                3 batch\n\n"),
               std::string::npos)
         << text;
 }
 
 TEST(Node, MarksPropertiesAnOlderDaemonLacks)
 {
-    const std::string text = formatNode(Dictionary{}, false);
+    const std::string text = formatNode(Dictionary{}, {}, false);
     EXPECT_NE(text.find("Runtime: unknown\n"), std::string::npos);
     EXPECT_NE(text.find("CPU manager: unknown\n"), std::string::npos);
     EXPECT_NE(text.find("Shared CPUs: unknown\n"), std::string::npos);

@@ -7,6 +7,18 @@ namespace resized::ctl {
 
 namespace {
 
+// Who holds the exclusive CPUs: asked only when some CPUs are exclusive.
+std::vector<HeldSlice> heldSlices(Client& client, const Dictionary& properties)
+{
+    if (lookup<std::string>(properties, "ExclusiveCpuSet", "").empty())
+        return {};
+    std::vector<Dictionary> statuses;
+    for (const auto& workload : client.call([](ManagerProxy& manager) { return manager.ListWorkloads(); }))
+        if (auto status = findStatus(client, workload.get<0>()))
+            statuses.push_back(std::move(*status));
+    return slicesOf(statuses);
+}
+
 ExitStatus showNode(Session& session)
 {
     const Dictionary properties = session.client().call(
@@ -14,7 +26,7 @@ ExitStatus showNode(Session& session)
     if (session.options().json)
         printJson(toJson(properties));
     else
-        std::cout << formatNode(properties, session.options().legend);
+        std::cout << formatNode(properties, heldSlices(session.client(), properties), session.options().legend);
     return ExitStatus::Success;
 }
 
