@@ -4,16 +4,10 @@
 #include "core/drift.h"
 
 namespace resized::service::transition {
-namespace {
-
-// Actual carries ExclusiveCpus too (design.md §1b), which no cgroup file
-// holds: the slice is held while the cgroup runs on it.
 void observed(store::WorkloadRecord& record, const core::Resources& actual)
 {
     record.actual = core::withExclusiveCpusHeld(actual, record.desired);
 }
-
-}  // namespace
 
 void bind(store::WorkloadRecord& record, const Instance& instance)
 {

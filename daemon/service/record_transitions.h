@@ -20,6 +20,11 @@ void applying(store::WorkloadRecord& record, uint64_t nowUsec);
 // A change was admitted while the workload has no cgroup: its allocation
 // is held, its limits are written when it runs.
 void waitingForCgroup(store::WorkloadRecord& record, uint64_t nowUsec);
+// `actual` was read from the record's cgroup. Actual carries ExclusiveCpus
+// too (design.md §1b), which no cgroup file holds: the slice is held while
+// the cgroup runs on exactly it.
+void observed(store::WorkloadRecord& record, const core::Resources& actual);
+
 // Every key of `written` is in place; `actual` was read back.
 void applied(store::WorkloadRecord& record, const core::Resources& written, const core::Resources& actual,
              uint64_t nowUsec);

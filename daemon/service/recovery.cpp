@@ -11,6 +11,7 @@
 #include "core/admission.h"
 #include "core/drift.h"
 #include "service/reconciler.h"
+#include "service/record_transitions.h"
 #include "store/plan_store.h"
 
 namespace resized::service {
@@ -80,7 +81,7 @@ std::optional<store::WorkloadRecord> settle(cgroup::DriverSelector& drivers, Int
             record->updateState = core::UpdateState::Failed;
             record->message = "interrupted by a restart of resized; previous limits restored";
         }
-        record->actual = backend.read(record->cgroupPath);
+        transition::observed(*record, backend.read(record->cgroupPath));
         if (record->holdsAllocation)
             record->allocated = core::allocationOf(record->actual.overlaidWith(record->desired));
     } else if (record) {

@@ -659,7 +659,7 @@ store::WorkloadRecord ResourceManager::statusOf(const std::string& asked, Outcom
     if (target.hasCgroup()) {
         record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
         try {
-            record.actual = readActual(record.cgroupPath);
+            transition::observed(record, readActual(record.cgroupPath));
         } catch (const cgroup::CgroupError& error) {
             spdlog::warn("{}: cannot read its cgroup: {}", record.name, error.what());
         }

@@ -51,6 +51,10 @@ ResourceValues ResourceValues::fromDictionary(const Dictionary& dictionary)
         {
             values.allowedCpus = entryOf<std::string>(dictionary, key);
         }
+        else if (key == "ExclusiveCpus")
+        {
+            values.exclusiveCpus = entryOf<std::uint64_t>(dictionary, key);
+        }
         else
         {
             throw std::runtime_error("resource key " + key + " is not in the contract");
@@ -67,6 +71,7 @@ Dictionary ResourceValues::toDictionary() const
     putIfSet(dictionary, "MemoryHigh", memoryHigh);
     putIfSet(dictionary, "CpuWeight", cpuWeight);
     putIfSet(dictionary, "AllowedCpus", allowedCpus);
+    putIfSet(dictionary, "ExclusiveCpus", exclusiveCpus);
     return dictionary;
 }
 
@@ -81,6 +86,7 @@ std::ostream& operator<<(std::ostream& stream, const ResourceValues& values)
     {
         stream << " AllowedCpus=\"" << *values.allowedCpus << "\"";
     }
+    printIfSet(stream, "ExclusiveCpus", values.exclusiveCpus);
     return stream << " }";
 }
 

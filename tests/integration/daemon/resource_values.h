@@ -27,6 +27,7 @@ struct ResourceValues
     std::optional<std::uint64_t> memoryHigh = std::nullopt;
     std::optional<std::uint64_t> cpuWeight = std::nullopt;
     std::optional<std::string> allowedCpus = std::nullopt;
+    std::optional<std::uint64_t> exclusiveCpus = std::nullopt;
 
     // Throws std::runtime_error on a key or type the contract does not have.
     static ResourceValues fromDictionary(const Dictionary& dictionary);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <fstream>
 
 namespace resized::integration
 {
@@ -57,8 +58,13 @@ class CrashTest : public ReconcileTest, public ::testing::WithParamInterface<Fai
     // failpoint was reached (a build without failpoints would just apply it).
     void crashWhileUpdating(const std::string& workload, std::uint64_t millis)
     {
+        crashWhileUpdating(workload, cpuMillis(millis));
+    }
+
+    void crashWhileUpdating(const std::string& workload, const Dictionary& resources)
+    {
         startDaemon({std::string("RESIZED_FAILPOINT=") + GetParam().name});
-        EXPECT_TRUE(errorOf([&] { client().updateResources(workload, cpuMillis(millis)); }))
+        EXPECT_TRUE(errorOf([&] { client().updateResources(workload, resources); }))
             << "the update answered although the daemon should have died";
         ASSERT_TRUE(waitUntil([&] { return !daemon().running(); }, backgroundTimeout))
             << "resized did not die at " << GetParam().name;
@@ -119,6 +125,47 @@ TEST_P(CrashTest, RestartLeavesStoreAndCgroupInAgreement)
         EXPECT_EQ(desiredOf(status).memoryMax, committedMemoryMax);
         EXPECT_EQ(limits.memoryLimit, committedMemoryMax);
         before = limits.cpuMillis().value_or(0);
+    }
+}
+
+// An exclusive slice (the CPU manager's static policy) is the holder's
+// desired state: it is given wholly or not at all, and the pools the bus
+// shows agree with the cgroup.
+TEST_P(CrashTest, ASliceIsGivenWhollyOrNotAtAll)
+{
+    std::string online;
+    std::getline(std::ifstream("/sys/devices/system/cpu/online"), online);
+    if (online != "0-1")
+    {
+        GTEST_SKIP() << "written for the 2 CPUs of the test machines, this one has " << online;
+    }
+    writeConfig("[Node]\nReservedCPU=0\n[Sync]\nIntervalSec=3600\n[CpuManager]\nPolicy=static\n");
+    startDaemon();
+    const auto container = runContainer("s");
+    crashWhileUpdating(container.name(), ResourceValues{.exclusiveCpus = 1}.toDictionary());
+    startDaemon();
+
+    const CgroupLimits limits = limitsOf(container);
+    const auto status = client().getResourceStatus(container.name());
+    const auto manager = client().managerProperties();
+    EXPECT_EQ(entryOf<std::string>(status, "SyncState"), "synchronized");
+    EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0u);
+    if (GetParam().outcome == Outcome::Completed)
+    {
+        EXPECT_TRUE(limits.cpus == "0" || limits.cpus == "1") << limits;
+        EXPECT_EQ(limits.cpuMillis(), std::nullopt);
+        EXPECT_EQ(desiredOf(status), (ResourceValues{.cpuMillis = noLimit, .allowedCpus = limits.cpus,
+                                                     .exclusiveCpus = 1}));
+        EXPECT_EQ(actualOf(status).exclusiveCpus, 1u);
+        EXPECT_EQ(entryOf<std::string>(manager, "ExclusiveCpuSet"), limits.cpus);
+        EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 1000u);
+    }
+    else
+    {
+        EXPECT_EQ(limits.cpus, "0-1");
+        EXPECT_EQ(desiredOf(status).exclusiveCpus, std::nullopt);
+        EXPECT_EQ(entryOf<std::string>(manager, "ExclusiveCpuSet"), "");
+        EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 0u);
     }
 }
 
