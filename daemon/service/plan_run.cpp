@@ -216,7 +216,7 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     for (const size_t index : order) {
         const Target& target = targets[index];
         const Assessment& assessment = assessments[index];
-        const core::Resources& request = assessment.request;
+        const core::Resources request = placed(assessment.desired, assessment.request);
         store::WorkloadRecord& record = records[index];
         const core::Resources previousDesired = record.desired;
         transition::bind(record, *target.instance);
@@ -239,7 +239,7 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
             .planId = plan.id,
         });
         recordDisruption(assessment.question, reservationId);
-        changes.push_back({&drivers_.forCgroup(record.cgroupPath), record.cgroupPath, placed(record.desired, request)});
+        changes.push_back({&drivers_.forCgroup(record.cgroupPath), record.cgroupPath, request});
         run->items.push_back({record, request, previousDesired, assessment.question.wanted, previousActual});
     }
     plan.state = PlanState::Running;

@@ -7,6 +7,7 @@
 
 #include "core/admission.h"
 #include "core/drift.h"
+#include "core/resource_keys.h"
 #include "service/known_container.h"
 #include "service/record_transitions.h"
 
@@ -160,9 +161,21 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
         saveIfChanged();
         return;
     }
-    if (record->updateState != core::UpdateState::Pending) {
+    // The cgroup holds the cpuset last written, and the CPU manager's pool
+    // has moved since (a slice given or given back): no one else wrote it.
+    const auto drifted = core::driftedKeys(wanted, actual);
+    const bool poolMoved =
+        drifted == std::vector<std::string>{std::string(core::nameOf(core::ResourceKey::AllowedCpus))} &&
+        record->actuated.allowedCpus &&
+        core::matches(cgroup::asBackendReads(backend, record->cgroupPath, core::only(record->actuated,
+                                                                                    core::ResourceKey::AllowedCpus)),
+                      actual);
+    if (poolMoved) {
+        spdlog::info("{}: the shared pool moved; placing it on {}", name,
+                     core::describe(core::only(wanted, core::ResourceKey::AllowedCpus)));
+    } else if (record->updateState != core::UpdateState::Pending) {
         spdlog::warn("{}: drift in {}: wanted {}, found {}", name,
-                     fmt::join(core::driftedKeys(wanted, actual), ", "), core::describe(wanted),
+                     fmt::join(drifted, ", "), core::describe(wanted),
                      core::describe(actual));
         transition::driftDetected(*record, actual);
         store_.save(*record);

@@ -490,11 +490,10 @@ void ResourceManager::startExecution(const std::string& name, std::unique_ptr<In
 {
     InFlight& inFlight = *update;
     const std::string cgroupPath = inFlight.record.cgroupPath;
+    // What is written is what the record says was written (actuated).
+    inFlight.request = placed(inFlight.record.desired, inFlight.request);
     inFlight.execution = std::make_unique<Execution>(
-        loop_,
-        std::vector<CgroupChange>{
-            {&drivers_.forCgroup(cgroupPath), cgroupPath, placed(inFlight.record.desired, inFlight.request)}},
-        options,
+        loop_, std::vector<CgroupChange>{{&drivers_.forCgroup(cgroupPath), cgroupPath, inFlight.request}}, options,
         [this, name](Execution&) { finishUpdate(name); }, &peerCalls_);
     inFlight_.emplace(name, std::move(update));
     inFlight.execution->start();

@@ -50,12 +50,7 @@ class CpuManagerTest : public EventsTest
 
     static std::string cpusetOf(const std::filesystem::path& cgroupPath)
     {
-        std::string cpus = CgroupV1(cgroupPath).read("cpuset", "cpuset.cpus");
-        while (!cpus.empty() && cpus.back() == '\n')
-        {
-            cpus.pop_back();
-        }
-        return cpus;
+        return CgroupV1(cgroupPath).read("cpuset", "cpuset.cpus");
     }
 
     // Polls until the container's cpuset is `cpus`; false (printing the last
