@@ -21,8 +21,8 @@ using core::ResourceKey;
 // Decreases are written in this order, the memory.max shrink last (it may
 // wait for reclaim), and increases in the reverse order: memory is raised
 // before the CPU that will use it, and CPU lowered before the memory it used.
-constexpr std::array kWriteOrder{ResourceKey::CpuMillis, ResourceKey::CpuWeight, ResourceKey::AllowedCpus,
-                                 ResourceKey::MemoryHigh, ResourceKey::MemoryMax};
+constexpr std::array kWriteOrder{ResourceKey::CpuMillis,  ResourceKey::CpuWeight,  ResourceKey::AllowedCpus,
+                                 ResourceKey::MemoryNodes, ResourceKey::MemoryHigh, ResourceKey::MemoryMax};
 static_assert(kWriteOrder.size() == core::kCgroupResourceKeys.size() &&
                   std::is_permutation(kWriteOrder.begin(), kWriteOrder.end(), core::kCgroupResourceKeys.begin()),
               "every key kept in a cgroup needs its place in the write order");

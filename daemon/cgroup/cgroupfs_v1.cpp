@@ -94,6 +94,8 @@ core::Resources CgroupfsV1Backend::read(const std::string& cgroup) const
 
     if (const auto text = readFileIfExists(cpuset / "cpuset.cpus"))
         limits.allowedCpus = allowedCpus(*text, parentCpus(cgroup), cpuset / "cpuset.cpus");
+    if (const auto text = readFileIfExists(cpuset / "cpuset.mems"))
+        limits.memoryNodes = allowedCpus(*text, parentMemoryNodes(cgroup), cpuset / "cpuset.mems");
     return limits;
 }
 
@@ -114,6 +116,10 @@ void CgroupfsV1Backend::write(const std::string& cgroup, const core::Resources& 
     if (limits.allowedCpus) {
         const auto cpus = limits.allowedCpus->empty() ? parentCpus(cgroup) : *limits.allowedCpus;
         writeFile(directory("cpuset", cgroup) / "cpuset.cpus", core::formatCpuSet(cpus));
+    }
+    if (limits.memoryNodes) {
+        const auto nodes = limits.memoryNodes->empty() ? parentMemoryNodes(cgroup) : *limits.memoryNodes;
+        writeFile(directory("cpuset", cgroup) / "cpuset.mems", core::formatCpuSet(nodes));
     }
 }
 
@@ -190,13 +196,23 @@ void CgroupfsV1Backend::reclaim(const std::string&, uint64_t) {}
 
 core::CpuSet CgroupfsV1Backend::parentCpus(const std::string& cgroup) const
 {
-    // cpuset.effective_cpus is missing on old kernels; there the configured
-    // list is what the parent offers.
+    return parentList(cgroup, "cpus");
+}
+
+core::CpuSet CgroupfsV1Backend::parentMemoryNodes(const std::string& cgroup) const
+{
+    return parentList(cgroup, "mems");
+}
+
+core::CpuSet CgroupfsV1Backend::parentList(const std::string& cgroup, std::string_view list) const
+{
+    // cpuset.effective_cpus (_mems) is missing on old kernels; there the
+    // configured list is what the parent offers.
     const auto parent = resolveParentDirectory(root_ / "cpuset", cgroup);
-    auto file = parent / "cpuset.effective_cpus";
+    auto file = parent / ("cpuset.effective_" + std::string(list));
     auto text = readFileIfExists(file);
     if (!text) {
-        file = parent / "cpuset.cpus";
+        file = parent / ("cpuset." + std::string(list));
         text = readFile(file);
     }
     return parseCpus(*text, file);

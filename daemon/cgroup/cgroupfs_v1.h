@@ -23,9 +23,12 @@ public:
     // v1 has no way to ask for reclaim (memory.force_empty drops everything).
     void reclaim(const std::string& cgroup, uint64_t bytes) override;
     core::CpuSet parentCpus(const std::string& cgroup) const override;
+    core::CpuSet parentMemoryNodes(const std::string& cgroup) const override;
 
 private:
     std::filesystem::path directory(std::string_view controller, const std::string& cgroup) const;
+    // What the parent offers of cpuset `list` ("cpus" or "mems").
+    core::CpuSet parentList(const std::string& cgroup, std::string_view list) const;
     void writeCpuMillis(const std::filesystem::path& cpuDirectory, uint64_t millis);
     void writeMemoryMax(const std::filesystem::path& memoryDirectory, uint64_t bytes);
 

@@ -57,6 +57,8 @@ core::Resources CgroupfsV2Backend::read(const std::string& cgroup) const
         limits.cpuWeight = parseUnsigned(*text, dir / "cpu.weight");
     if (const auto text = readFileIfExists(dir / "cpuset.cpus"))
         limits.allowedCpus = allowedCpus(*text, parentCpus(cgroup), dir / "cpuset.cpus");
+    if (const auto text = readFileIfExists(dir / "cpuset.mems"))
+        limits.memoryNodes = allowedCpus(*text, parentMemoryNodes(cgroup), dir / "cpuset.mems");
     return limits;
 }
 
@@ -75,6 +77,8 @@ void CgroupfsV2Backend::write(const std::string& cgroup, const core::Resources& 
     // write non-empty: a write of zero bytes never reaches the kernel's parser.
     if (limits.allowedCpus)
         writeFile(dir / "cpuset.cpus", core::formatCpuSet(*limits.allowedCpus) + '\n');
+    if (limits.memoryNodes)
+        writeFile(dir / "cpuset.mems", core::formatCpuSet(*limits.memoryNodes) + '\n');
 }
 
 uint64_t CgroupfsV2Backend::memoryUsage(const std::string& cgroup) const
@@ -116,6 +120,12 @@ void CgroupfsV2Backend::reclaim(const std::string& cgroup, uint64_t bytes)
 core::CpuSet CgroupfsV2Backend::parentCpus(const std::string& cgroup) const
 {
     const auto file = resolveParentDirectory(root_, cgroup) / "cpuset.cpus.effective";
+    return parseCpus(readFile(file), file);
+}
+
+core::CpuSet CgroupfsV2Backend::parentMemoryNodes(const std::string& cgroup) const
+{
+    const auto file = resolveParentDirectory(root_, cgroup) / "cpuset.mems.effective";
     return parseCpus(readFile(file), file);
 }
 

@@ -19,6 +19,7 @@ public:
     UsageFiles openUsage(const std::string& cgroup) const override;
     void reclaim(const std::string& cgroup, uint64_t bytes) override;
     core::CpuSet parentCpus(const std::string& cgroup) const override;
+    core::CpuSet parentMemoryNodes(const std::string& cgroup) const override;
 
 private:
     std::filesystem::path directory(const std::string& cgroup) const;

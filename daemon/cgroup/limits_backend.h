@@ -104,15 +104,20 @@ public:
 
     // The CPUs the parent cgroup lets its children use.
     virtual core::CpuSet parentCpus(const std::string& cgroup) const = 0;
+    // The NUMA nodes whose memory it lets them use.
+    virtual core::CpuSet parentMemoryNodes(const std::string& cgroup) const = 0;
 };
 
-// `limits` as the backend would read them back: a cpuset equal to the
-// parent's reads as empty (unrestricted). Compare wanted values through this.
+// `limits` as the backend would read them back: a cpuset (CPUs or memory
+// nodes) equal to the parent's reads as empty (unrestricted). Compare wanted
+// values through this.
 inline core::Resources asBackendReads(const LimitsBackend& backend, const std::string& cgroup,
                                       core::Resources limits)
 {
     if (limits.allowedCpus && *limits.allowedCpus == backend.parentCpus(cgroup))
         limits.allowedCpus = core::CpuSet{};
+    if (limits.memoryNodes && *limits.memoryNodes == backend.parentMemoryNodes(cgroup))
+        limits.memoryNodes = core::CpuSet{};
     return limits;
 }
 

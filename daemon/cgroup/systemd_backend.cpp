@@ -72,18 +72,20 @@ void appendProperty(sd_bus_message* message, const char* name, uint64_t value)
     check(sd_bus_message_append(message, "(sv)", name, "t", value), "appending a unit property");
 }
 
-// AllowedCPUs travels as systemd's CPU bitmask: bit n of byte n/8 for CPU n.
-void appendAllowedCpus(sd_bus_message* message, const core::CpuSet& cpus)
+// AllowedCPUs and AllowedMemoryNodes travel as systemd's bitmask: bit n of
+// byte n/8 for CPU (node) n.
+void appendBitmask(sd_bus_message* message, const char* property, const core::CpuSet& members)
 {
-    std::vector<uint8_t> mask(cpus.empty() ? 0 : *cpus.rbegin() / 8 + 1);
-    for (const unsigned cpu : cpus)
-        mask[cpu / 8] |= uint8_t(1u << (cpu % 8));
-    check(sd_bus_message_open_container(message, 'r', "sv"), "appending AllowedCPUs");
-    check(sd_bus_message_append(message, "s", "AllowedCPUs"), "appending AllowedCPUs");
-    check(sd_bus_message_open_container(message, 'v', "ay"), "appending AllowedCPUs");
-    check(sd_bus_message_append_array(message, 'y', mask.data(), mask.size()), "appending AllowedCPUs");
-    check(sd_bus_message_close_container(message), "appending AllowedCPUs");
-    check(sd_bus_message_close_container(message), "appending AllowedCPUs");
+    std::vector<uint8_t> mask(members.empty() ? 0 : *members.rbegin() / 8 + 1);
+    for (const unsigned member : members)
+        mask[member / 8] |= uint8_t(1u << (member % 8));
+    const std::string what = std::string("appending ") + property;
+    check(sd_bus_message_open_container(message, 'r', "sv"), what.c_str());
+    check(sd_bus_message_append(message, "s", property), what.c_str());
+    check(sd_bus_message_open_container(message, 'v', "ay"), what.c_str());
+    check(sd_bus_message_append_array(message, 'y', mask.data(), mask.size()), what.c_str());
+    check(sd_bus_message_close_container(message), what.c_str());
+    check(sd_bus_message_close_container(message), what.c_str());
 }
 
 void appendLimits(sd_bus_message* message, const core::Resources& limits)
@@ -155,7 +157,11 @@ void SystemdBackend::write(const std::string& cgroup, const core::Resources& lim
     check(sd_bus_message_open_container(call.get(), 'a', "(sv)"), "appending unit properties");
     appendLimits(call.get(), limits);
     if (limits.allowedCpus)
-        appendAllowedCpus(call.get(), cpusToAllow(cgroup, *limits.allowedCpus));
+        appendBitmask(call.get(), "AllowedCPUs",
+                      orAllOffered(*limits.allowedCpus, [&] { return files_.parentCpus(cgroup); }));
+    if (limits.memoryNodes)
+        appendBitmask(call.get(), "AllowedMemoryNodes",
+                      orAllOffered(*limits.memoryNodes, [&] { return files_.parentMemoryNodes(cgroup); }));
     check(sd_bus_message_close_container(call.get()), "appending unit properties");
 
     BusError error;
@@ -168,15 +174,16 @@ void SystemdBackend::write(const std::string& cgroup, const core::Resources& lim
     }
 }
 
-core::CpuSet SystemdBackend::cpusToAllow(const std::string& cgroup, const core::CpuSet& cpus) const
+core::CpuSet SystemdBackend::orAllOffered(const core::CpuSet& allowed,
+                                          const std::function<core::CpuSet()>& offeredByParent)
 {
-    if (!cpus.empty())
-        return cpus;
-    // An empty AllowedCPUs= makes systemd forget the setting but leave
-    // cpuset.cpus as it was (systemd 252): lifting a restriction takes
-    // naming every CPU the parent offers.
+    if (!allowed.empty())
+        return allowed;
+    // An empty AllowedCPUs= (AllowedMemoryNodes=) makes systemd forget the
+    // setting but leave the cpuset as it was (systemd 252): lifting a
+    // restriction takes naming all that the parent offers.
     try {
-        return files_.parentCpus(cgroup);
+        return offeredByParent();
     } catch (const CgroupError&) {
         // No cpuset controller above the unit: nothing is restricted.
         return {};
@@ -194,6 +201,11 @@ UsageFiles SystemdBackend::openUsage(const std::string& cgroup) const { return f
 void SystemdBackend::reclaim(const std::string& cgroup, uint64_t bytes) { files_.reclaim(cgroup, bytes); }
 
 core::CpuSet SystemdBackend::parentCpus(const std::string& cgroup) const { return files_.parentCpus(cgroup); }
+
+core::CpuSet SystemdBackend::parentMemoryNodes(const std::string& cgroup) const
+{
+    return files_.parentMemoryNodes(cgroup);
+}
 
 std::unique_ptr<LimitsBackend> makeSystemdBackend(std::filesystem::path root)
 {

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -49,6 +50,7 @@ public:
     UsageFiles openUsage(const std::string& cgroup) const override;
     void reclaim(const std::string& cgroup, uint64_t bytes) override;
     core::CpuSet parentCpus(const std::string& cgroup) const override;
+    core::CpuSet parentMemoryNodes(const std::string& cgroup) const override;
 
 private:
     struct BusUnref {
@@ -58,8 +60,10 @@ private:
     // The system bus, (re)connected when it is not open: dbus-daemon may
     // have restarted since the last write.
     sd_bus* systemBus();
-    // The CPUs to send as AllowedCPUs for AllowedCpus `cpus`.
-    core::CpuSet cpusToAllow(const std::string& cgroup, const core::CpuSet& cpus) const;
+    // What to send as AllowedCPUs (AllowedMemoryNodes) for `allowed`: the
+    // empty set ("all") as all that the parent offers.
+    static core::CpuSet orAllOffered(const core::CpuSet& allowed,
+                                     const std::function<core::CpuSet()>& offeredByParent);
 
     std::filesystem::path root_;
     // An sd-bus connection serves one thread at a time: writes come from a

@@ -67,8 +67,10 @@ SliceRequest CpuAssignment::expandExclusive(const std::string& workload, const R
     Resources expanded = request;
     if (count == 0) {
         // Back on the shared pool; the quota stays off until a CpuMillis.
-        if (held != slices_.end() || desired.exclusiveCpus.value_or(0) > 0)
+        if (held != slices_.end() || desired.exclusiveCpus.value_or(0) > 0) {
             expanded.allowedCpus = CpuSet{};
+            expanded.memoryNodes = CpuSet{};
+        }
         return {std::move(expanded), {}, std::nullopt};
     }
     if (settings_.policy != CpuManagerPolicy::Static)
@@ -101,6 +103,7 @@ SliceRequest CpuAssignment::expandExclusive(const std::string& workload, const R
                        std::to_string(takenByOthers.size()) + " in other slices)");
 
     expanded.allowedCpus = *choice.cpus;
+    expanded.memoryNodes = topology_.numaNodesOf(*choice.cpus);
     expanded.cpuMillis = kUnlimited;
     return {std::move(expanded), current.cpus.empty() ? *choice.cpus : current.granted, std::nullopt};
 }

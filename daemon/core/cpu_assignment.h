@@ -30,8 +30,10 @@ struct CpuManagerSettings {
 // A request as the cgroups are to be given it, or why it cannot be.
 struct SliceRequest {
     // ExclusiveCpus n > 0 as the slice (AllowedCpus) without a quota
-    // (CpuMillis = no limit); ExclusiveCpus 0 as the shared pool again
-    // (AllowedCpus = all, placed by sharedCpusFor()); any other key as asked.
+    // (CpuMillis = no limit), its memory on the slice's NUMA nodes
+    // (MemoryNodes); ExclusiveCpus 0 as the shared pool again (AllowedCpus
+    // = all, placed by sharedCpusFor(); every node's memory); any other key
+    // as asked.
     Resources request;
     // The CPUs the slice was first granted, which it keeps while it is
     // resized; empty when the request gives or resizes no slice.

@@ -22,6 +22,8 @@ std::string allResourceKeyNames()
 {
     std::string text;
     forEachResourceKey([&text](const auto& key) {
+        if (key.audience != Audience::Callers)
+            return;
         if (!text.empty())
             text += ", ";
         text += key.name;

@@ -17,7 +17,7 @@ namespace resized::core {
 // database codecs, validation, drift, describe() — iterates kResourceKeys
 // below instead of naming them, so that a new key is added in one place and
 // the compiler points at every module that must learn its type.
-enum class ResourceKey { CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus, ExclusiveCpus };
+enum class ResourceKey { CpuMillis, MemoryMax, MemoryHigh, CpuWeight, AllowedCpus, ExclusiveCpus, MemoryNodes };
 
 // Kernel and systemd round what is written: systemd keeps CPU quota in
 // 10 ms-per-second steps, the kernel rounds memory limits down to a page,
@@ -34,6 +34,10 @@ enum class Unit { Millicores, Bytes, Plain };
 // standing for other keys that are in the cgroup (ExclusiveCpus: the slice
 // in AllowedCpus, no quota in CpuMillis).
 enum class Home { Cgroup, Ledger };
+
+// Whether callers name a key (in the D-Bus contract's dictionaries), or only
+// resized itself sets it.
+enum class Audience { Callers, Internal };
 
 // A key whose value is a number (D-Bus type "t").
 struct NumberKey {
@@ -55,6 +59,7 @@ struct NumberKey {
     uint64_t driftTolerance;
     Unit unit;
     Home home = Home::Cgroup;
+    Audience audience = Audience::Callers;
 
     constexpr std::optional<Value>& of(Resources& resources) const { return resources.*member; }
     constexpr const std::optional<Value>& of(const Resources& resources) const { return resources.*member; }
@@ -62,9 +67,9 @@ struct NumberKey {
     static Wire toWire(Value value) { return value; }
 };
 
-// A key whose value is a set of CPUs, a cpuset list on D-Bus (type "s",
-// "0-3,6") and in the state database, parsed once where it comes in; the
-// empty set means all CPUs.
+// A key whose value is a set of CPUs (or of NUMA nodes, which share the
+// syntax), a cpuset list on D-Bus (type "s", "0-3,6") and in the state
+// database, parsed once where it comes in; the empty set means all.
 struct CpuListKey {
     using Value = CpuSet;
     using Wire = std::string;
@@ -74,6 +79,7 @@ struct CpuListKey {
     std::string_view label;
     std::optional<Value> Resources::*member;
     Home home = Home::Cgroup;
+    Audience audience = Audience::Callers;
 
     constexpr std::optional<Value>& of(Resources& resources) const { return resources.*member; }
     constexpr const std::optional<Value>& of(const Resources& resources) const { return resources.*member; }
@@ -103,6 +109,8 @@ inline constexpr std::tuple kResourceKeys{
     CpuListKey{ResourceKey::AllowedCpus, "AllowedCpus", "cpus", &Resources::allowedCpus},
     NumberKey{ResourceKey::ExclusiveCpus, "ExclusiveCpus", "exclusive-cpus", &Resources::exclusiveCpus, 0,
               kMaxExclusiveCpus, false, 0, Unit::Plain, Home::Ledger},
+    CpuListKey{ResourceKey::MemoryNodes, "AllowedMemoryNodes", "mems", &Resources::memoryNodes, Home::Cgroup,
+               Audience::Internal},
 };
 
 // Calls visit(descriptor) for every key, in the contract's order; `visit`
@@ -142,7 +150,7 @@ inline constexpr auto kCgroupResourceKeys = [] {
 // The D-Bus name of `key` ("CpuMillis", …).
 std::string_view nameOf(ResourceKey key);
 
-// The D-Bus names of every key, comma-separated, for messages.
+// The D-Bus names of every key callers name, comma-separated, for messages.
 std::string allResourceKeyNames();
 
 bool names(const Resources& resources, ResourceKey key);

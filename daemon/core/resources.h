@@ -35,6 +35,10 @@ struct Resources {
     // Whole CPUs held alone (the CPU manager's static policy); 0 = none. Not
     // a cgroup file: the slice it stands for is `allowedCpus`.
     std::optional<uint64_t> exclusiveCpus{};
+    // The NUMA nodes whose memory the workload may use (cpuset.mems);
+    // empty means all. Only the CPU manager sets it, to pin a slice's
+    // memory: it is not a key of the D-Bus contract.
+    std::optional<CpuSet> memoryNodes{};
 
     bool empty() const;
     // This set with every key that `change` names replaced by its value.

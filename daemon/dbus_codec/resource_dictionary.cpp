@@ -12,7 +12,7 @@ core::Resources decodeResources(const Dictionary& dictionary)
     for (const auto& entry : dictionary) {
         bool known = false;
         core::forEachResourceKey([&](const auto& key) {
-            if (key.name != entry.first)
+            if (key.audience != core::Audience::Callers || key.name != entry.first)
                 return;
             const auto wire = valueOf<core::WireOf<decltype(key)>>(entry.first, entry.second);
             try {
@@ -38,6 +38,8 @@ core::Resources decodeReportedResources(const Dictionary& dictionary)
     core::Resources resources;
     core::forEachResourceKey([&](const auto& key) {
         using Wire = core::WireOf<decltype(key)>;
+        if (key.audience != core::Audience::Callers)
+            return;
         const auto it = dictionary.find(std::string(key.name));
         if (it == dictionary.end() || !it->second.template containsValueOfType<Wire>())
             return;
@@ -54,6 +56,8 @@ Dictionary encodeResources(const core::Resources& resources)
 {
     Dictionary dictionary;
     core::forEachResourceKey([&](const auto& key) {
+        if (key.audience != core::Audience::Callers)
+            return;
         if (const auto& value = key.of(resources))
             dictionary.emplace(std::string(key.name), sdbus::Variant(key.toWire(*value)));
     });

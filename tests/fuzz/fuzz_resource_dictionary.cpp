@@ -30,7 +30,10 @@ const std::vector<std::string> kKnownKeys = [] {
     std::vector<std::string> keys{"DryRun",    "Force",  "Defer",  "ReclaimTimeoutUSec", "Pool",
                                   "DelayUSec", "Reason", "ExpectedGenerations", "Budgets", "Value",
                                   "PeriodUSec", "Reasons", "Schedule", "DurationUSec", "TimeZone"};
-    core::forEachResourceKey([&keys](const auto& key) { keys.emplace_back(key.name); });
+    core::forEachResourceKey([&keys](const auto& key) {
+        if (key.audience == core::Audience::Callers)
+            keys.emplace_back(key.name);
+    });
     return keys;
 }();
 

@@ -299,8 +299,11 @@ check "a slice of one CPU is one thread" equals "$(effective_cpus ex1)" 0
 check "without a CFS quota" equals "$(cgroup_file "$(container_cgroup ex1)" cpu.max)" "max 100000"
 exclusive ex1 2 > /dev/null
 check "grown, it keeps its CPU and takes the other thread of its core" equals "$(effective_cpus ex1)" 0-1
+check "its memory is on the slice's NUMA node" \
+    equals "$(cgroup_file "$(container_cgroup ex1)" cpuset.mems.effective)" 0
 exclusive ex2 1 > /dev/null
 check "a second slice comes from the other NUMA node" equals "$(effective_cpus ex2)" 2
+check "and so does its memory" equals "$(cgroup_file "$(container_cgroup ex2)" cpuset.mems.effective)" 1
 check "SharedCpus is what the slices leave" equals "$(manager_property SharedCpus)" 's "3"'
 check "ExclusiveCpuSet is their union" equals "$(manager_property ExclusiveCpuSet)" 's "0-2"'
 check "a container running before runs on the shared pool" \
@@ -318,6 +321,8 @@ check "and the CPU it gave back is shared again" \
 exclusive ex2 0 > /dev/null
 exclusive ex1 0 > /dev/null
 check "given back, every CPU is shared" equals "$(manager_property ExclusiveCpuSet)" 's ""'
+check "and the holder's memory is on every node again" \
+    equals "$(cgroup_file "$(container_cgroup ex1)" cpuset.mems.effective)" 0-1
 check "and the others run on every CPU again" \
     wait_until 30 sh -c '[ "$(cat "/sys/fs/cgroup$(podman inspect --format "{{.State.CgroupPath}}" other)/cpuset.cpus.effective")" = 0-3 ]'
 printf '[CpuManager]\nPolicy=static\nFullPhysicalCpusOnly=yes\n[Workloads]\nRemovedGraceSec=0\n' \

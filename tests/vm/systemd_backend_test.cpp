@@ -170,8 +170,17 @@ protected:
     SystemdBackend backend_{kCgroupRoot};
 };
 
+// The guest has two NUMA nodes: memory node 1 is a restriction.
 const core::Resources kLimits{.cpuMillis = 250, .memoryMax = 64 * kMi, .memoryHigh = 48 * kMi,
-                              .cpuWeight = 50, .allowedCpus = core::CpuSet{1}};
+                              .cpuWeight = 50, .allowedCpus = core::CpuSet{1}, .memoryNodes = core::CpuSet{1}};
+
+// systemd answers with its whole CPU_ALLOC_SIZE() mask: zeros follow.
+std::vector<uint8_t> significant(std::vector<uint8_t> mask)
+{
+    while (!mask.empty() && mask.back() == 0)
+        mask.pop_back();
+    return mask;
+}
 
 TEST_F(SystemdBackendTest, WritesEveryLimitAsAUnitProperty)
 {
@@ -183,11 +192,9 @@ TEST_F(SystemdBackendTest, WritesEveryLimitAsAUnitProperty)
     EXPECT_EQ(scope_->property("MemoryMax").get<uint64_t>(), 64 * kMi);
     EXPECT_EQ(scope_->property("MemoryHigh").get<uint64_t>(), 48 * kMi);
     EXPECT_EQ(scope_->property("CPUWeight").get<uint64_t>(), 50u);
-    // systemd answers with its whole CPU_ALLOC_SIZE() mask: zeros follow.
-    auto mask = scope_->property("AllowedCPUs").get<std::vector<uint8_t>>();
-    while (!mask.empty() && mask.back() == 0)
-        mask.pop_back();
-    EXPECT_EQ(mask, std::vector<uint8_t>{0x02});
+    EXPECT_EQ(significant(scope_->property("AllowedCPUs").get<std::vector<uint8_t>>()), std::vector<uint8_t>{0x02});
+    EXPECT_EQ(significant(scope_->property("AllowedMemoryNodes").get<std::vector<uint8_t>>()),
+              std::vector<uint8_t>{0x02});
 }
 
 TEST_F(SystemdBackendTest, LimitsOutliveADaemonReload)
@@ -204,7 +211,7 @@ TEST_F(SystemdBackendTest, UnlimitedLiftsEachLimit)
     backend_.write(scope_->cgroup(), kLimits);
 
     const core::Resources unlimited{.cpuMillis = kUnlimited, .memoryMax = kUnlimited, .memoryHigh = kUnlimited,
-                                    .cpuWeight = 100, .allowedCpus = core::CpuSet{}};
+                                    .cpuWeight = 100, .allowedCpus = core::CpuSet{}, .memoryNodes = core::CpuSet{}};
     backend_.write(scope_->cgroup(), unlimited);
 
     EXPECT_EQ(backend_.read(scope_->cgroup()), unlimited);

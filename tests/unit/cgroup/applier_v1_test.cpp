@@ -50,6 +50,10 @@ public:
     {
         return real_.parentCpus(cgroup);
     }
+    core::CpuSet parentMemoryNodes(const std::string& cgroup) const override
+    {
+        return real_.parentMemoryNodes(cgroup);
+    }
 
     std::vector<std::string> writes;
 

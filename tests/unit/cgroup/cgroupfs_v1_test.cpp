@@ -39,7 +39,8 @@ TEST_F(CgroupfsV1, ReadsANewCgroupAsUnlimited)
                                    .memoryMax = kUnlimited,
                                    .memoryHigh = kUnlimited,
                                    .cpuWeight = 100,
-                                   .allowedCpus = core::CpuSet{}};
+                                   .allowedCpus = core::CpuSet{},
+                                   .memoryNodes = core::CpuSet{}};
     EXPECT_EQ(backend_.read(child()), expected);
 }
 
@@ -149,6 +150,20 @@ TEST_F(CgroupfsV1, AllowedCpus)
     const auto rootCpus = cgroup().read("cpuset", "cpuset.cpus");
     EXPECT_EQ(core::parseCpuSet(rootCpus), backend_.parentCpus(child()));
     EXPECT_EQ(backend_.read(child()).allowedCpus, core::CpuSet{});
+}
+
+TEST_F(CgroupfsV1, MemoryNodes)
+{
+    const auto parentNodes = backend_.parentMemoryNodes(child());
+    ASSERT_FALSE(parentNodes.empty());
+    const unsigned node = *parentNodes.begin();
+    backend_.write(child(), {.memoryNodes = core::CpuSet{node}});
+    EXPECT_EQ(cgroup().read("cpuset", "cpuset.mems"), std::to_string(node));
+
+    // As a cpuset: "all" is all the parent offers, and reads as no limit.
+    backend_.write(child(), {.memoryNodes = core::CpuSet{}});
+    EXPECT_EQ(core::parseCpuSet(cgroup().read("cpuset", "cpuset.mems")), parentNodes);
+    EXPECT_EQ(backend_.read(child()).memoryNodes, core::CpuSet{});
 }
 
 TEST_F(CgroupfsV1, TheKernelRefusesCpusOutsideTheParent)

@@ -13,13 +13,7 @@
 namespace resized::core {
 namespace {
 
-CpuSet cpus(std::string_view text)
-{
-    const auto parsed = parseCpuSet(text);
-    if (!parsed)
-        throw std::invalid_argument("bad CPU list in a test: " + std::string(text));
-    return *parsed;
-}
+using test::cpus;
 
 CpuManagerSettings staticPolicy(std::string_view reserved = "")
 {
@@ -40,8 +34,18 @@ TEST(CpuAssignment, ASliceIsItsCpusWithoutAQuotaAndRemembersWhatItWasGranted)
 
     const auto expanded = none.expand("web", {.memoryMax = 1ull << 30, .exclusiveCpus = 2}, {});
 
-    EXPECT_EQ(outcome(expanded), "cpu=max memory.max=1Gi cpus=0,4 exclusive-cpus=2");
+    EXPECT_EQ(outcome(expanded), "cpu=max memory.max=1Gi cpus=0,4 exclusive-cpus=2 mems=0");
     EXPECT_EQ(expanded.granted, cpus("0,4"));
+}
+
+TEST(CpuAssignment, ASlicesMemoryIsOnItsNumaNodes)
+{
+    const auto topology = test::qemuTwoNodesHT();
+    const CpuAssignment assignment(topology, staticPolicy(), {});
+
+    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 2}, {})), "cpu=max cpus=0-1 exclusive-cpus=2 mems=0");
+    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 3}, {})),
+              "cpu=max cpus=0-2 exclusive-cpus=3 mems=0-1");
 }
 
 TEST(CpuAssignment, ReservedCpusAndOtherSlicesAreNeverTaken)
@@ -49,7 +53,8 @@ TEST(CpuAssignment, ReservedCpusAndOtherSlicesAreNeverTaken)
     const auto topology = test::singleSocketHT();
     const CpuAssignment assignment(topology, staticPolicy("0,4"), {{"db", {cpus("1,5"), cpus("1,5")}}});
 
-    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 4}, {})), "cpu=max cpus=2-3,6-7 exclusive-cpus=4");
+    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 4}, {})),
+              "cpu=max cpus=2-3,6-7 exclusive-cpus=4 mems=0");
     EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 5}, {})),
               "refused: CPU manager: asked 5 exclusive CPUs, 4 are free");
     EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 2}, {}, cpus("2-3,6"))),
@@ -64,7 +69,8 @@ TEST(CpuAssignment, TheSharedPoolNeverBecomesEmpty)
     EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 4}, {})),
               "refused: CPU manager: a slice of 4 would leave the shared pool empty (8 CPUs online, 4 in other "
               "slices)");
-    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 3}, {})), "cpu=max cpus=4-6 exclusive-cpus=3");
+    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 3}, {})),
+              "cpu=max cpus=4-6 exclusive-cpus=3 mems=0");
 }
 
 TEST(CpuAssignment, AResizedSliceKeepsItsCpusAndNeverGoesBelowWhatItWasFirstGranted)
@@ -74,9 +80,10 @@ TEST(CpuAssignment, AResizedSliceKeepsItsCpusAndNeverGoesBelowWhatItWasFirstGran
     const Resources desired{.cpuMillis = kUnlimited, .allowedCpus = cpus("0-1,4-5"), .exclusiveCpus = 4};
 
     const auto grown = assignment.expand("web", {.exclusiveCpus = 6}, desired);
-    EXPECT_EQ(outcome(grown), "cpu=max cpus=0-2,4-6 exclusive-cpus=6");
+    EXPECT_EQ(outcome(grown), "cpu=max cpus=0-2,4-6 exclusive-cpus=6 mems=0");
     EXPECT_EQ(grown.granted, cpus("0,4"));
-    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 2}, desired)), "cpu=max cpus=0,4 exclusive-cpus=2");
+    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 2}, desired)),
+              "cpu=max cpus=0,4 exclusive-cpus=2 mems=0");
     EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 1}, desired)),
               "refused: CPU manager: asked 1 exclusive CPU, below the 2 first granted (0,4)");
 }
@@ -87,7 +94,7 @@ TEST(CpuAssignment, GivingASliceBackPutsTheWorkloadOnTheSharedPool)
     const CpuAssignment assignment(topology, staticPolicy(), {{"web", {cpus("0,4"), cpus("0,4")}}});
     const Resources desired{.cpuMillis = kUnlimited, .allowedCpus = cpus("0,4"), .exclusiveCpus = 2};
 
-    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 0}, desired)), "cpus=all exclusive-cpus=0");
+    EXPECT_EQ(outcome(assignment.expand("web", {.exclusiveCpus = 0}, desired)), "cpus=all exclusive-cpus=0 mems=all");
     // Nothing to give back: nothing else changes.
     EXPECT_EQ(outcome(assignment.expand("db", {.exclusiveCpus = 0}, {})), "exclusive-cpus=0");
 }
@@ -146,10 +153,10 @@ TEST(CpuAssignment, ASliceReleasedAndAdmittedAgainGetsItsOldCpusWhenTheyAreFree)
     const Resources desired{.cpuMillis = kUnlimited, .allowedCpus = cpus("2,6"), .exclusiveCpus = 2};
 
     EXPECT_EQ(outcome(CpuAssignment(topology, staticPolicy(), {}).expand("web", desired, desired)),
-              "cpu=max cpus=2,6 exclusive-cpus=2");
+              "cpu=max cpus=2,6 exclusive-cpus=2 mems=0");
     EXPECT_EQ(outcome(CpuAssignment(topology, staticPolicy(), {{"db", {cpus("2,6"), cpus("2,6")}}})
                           .expand("web", desired, desired)),
-              "cpu=max cpus=0,4 exclusive-cpus=2");
+              "cpu=max cpus=0,4 exclusive-cpus=2 mems=0");
 }
 
 TEST(CpuAssignment, ActualHoldsTheSliceWhileTheCgroupRunsOnIt)

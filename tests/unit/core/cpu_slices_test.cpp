@@ -14,13 +14,7 @@
 namespace resized::core {
 namespace {
 
-CpuSet cpus(std::string_view text)
-{
-    const auto parsed = parseCpuSet(text);
-    if (!parsed)
-        throw std::invalid_argument("bad CPU list in a test: " + std::string(text));
-    return *parsed;
-}
+using test::cpus;
 
 // The chosen CPUs as the kernel lists them, or the refusal: one string, so
 // a failing test shows what was chosen instead.

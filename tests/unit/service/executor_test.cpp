@@ -172,6 +172,10 @@ public:
     cgroup::UsageFiles openUsage(const std::string& cgroup) const override { return files_.openUsage(cgroup); }
     void reclaim(const std::string& cgroup, uint64_t bytes) override { files_.reclaim(cgroup, bytes); }
     core::CpuSet parentCpus(const std::string& cgroup) const override { return files_.parentCpus(cgroup); }
+    core::CpuSet parentMemoryNodes(const std::string& cgroup) const override
+    {
+        return files_.parentMemoryNodes(cgroup);
+    }
 
     void answer(int writes)
     {

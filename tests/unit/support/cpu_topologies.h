@@ -2,14 +2,27 @@
 
 #include <functional>
 #include <map>
+#include <stdexcept>
+#include <string>
+#include <string_view>
 #include <utility>
 
 #include "core/cpu_topology.h"
+#include "core/cpuset.h"
 
 // Machines the CPU manager's tests pack slices on. The first three are the
 // kubelet's own test fixtures (pkg/kubelet/cm/cpumanager/policy_test.go), so
 // its tables of expected slices apply as they are.
 namespace resized::test {
+
+// A CPU list the test spells out ("0-3,6").
+inline core::CpuSet cpus(std::string_view text)
+{
+    const auto parsed = core::parseCpuSet(text);
+    if (!parsed)
+        throw std::invalid_argument("bad CPU list in a test: " + std::string(text));
+    return *parsed;
+}
 
 inline core::CpuTopology topologyOf(unsigned cpuCount, const std::function<core::CpuLocation(unsigned)>& locate)
 {
