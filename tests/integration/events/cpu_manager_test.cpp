@@ -78,6 +78,9 @@ TEST_F(CpuManagerTest, ASliceIsItsHoldersAloneAndEveryOtherContainerLeavesIt)
     startDaemon();
     const auto other = runContainer("other");
     const auto web = runContainer("web");
+    // Managed, with a cpuset of its own: every CPU.
+    const auto db = runContainer("db");
+    bus().update(db.name(), {{"AllowedCpus", sdbus::Variant(std::string("0-1"))}});
     const std::uint64_t before = bus().cpuAllocatedMillis();
 
     const Dictionary status = bus().update(web.name(), exclusiveCpus(1));
@@ -98,8 +101,9 @@ TEST_F(CpuManagerTest, ASliceIsItsHoldersAloneAndEveryOtherContainerLeavesIt)
     EXPECT_EQ(bus().managerString("SharedCpus"), shared);
 
     // Every other container leaves it: one running before, one started
-    // after, neither managed by resized.
+    // after, neither managed by resized, and one resized manages.
     EXPECT_TRUE(waitForCpuset(other, shared));
+    EXPECT_TRUE(waitForCpuset(db, shared));
     const auto late = runContainer("late");
     EXPECT_TRUE(waitForCpuset(late, shared));
 
@@ -147,7 +151,10 @@ TEST_F(CpuManagerTest, ASliceIsItsHoldersAloneAndEveryOtherContainerLeavesIt)
     EXPECT_TRUE(waitForCpuset(web, "0-1"));
     EXPECT_TRUE(waitForCpuset(other, "0-1"));
     EXPECT_TRUE(waitForCpuset(late, "0-1"));
+    EXPECT_TRUE(waitForCpuset(db, "0-1"));
     EXPECT_EQ(bus().cpuAllocatedMillis(), before);
+    // resized moved the cpusets itself: no drift.
+    EXPECT_THAT(bus().metrics(), HasSubstr("\nresized_drift_total 0\n"));
 }
 
 TEST_F(CpuManagerTest, ASliceNeverTakesEveryCpuAndStaysWhileOtherLimitsChange)
