@@ -81,6 +81,8 @@ int run(resized::integration::TestEnvironment environment)
         results.scale.push_back(std::move(measured.scale));
         results.autoscale.samplingAtScale = measured.sampling;
     }
+    progress("1c/5 an exclusive CPU slice given and given back (last: it runs a daemon of its own)");
+    results.sliceLatency = measureSliceLatency(testbed);
     progress("done; removing containers");
 
     machine.loadAtEnd = loadAverage();

@@ -19,6 +19,10 @@ UpdateLatencyResult measureUpdateLatency(Testbed& testbed);
 // SubmitPlan until its PlanFinished.
 LatencySummary measurePlanLatency(Testbed& testbed);
 
+// Starts a daemon of its own with the CPU manager's static policy; the last
+// phase of a run.
+SliceLatencyResult measureSliceLatency(Testbed& testbed);
+
 std::vector<ThroughputRun> measureThroughput(Testbed& testbed);
 
 ReapplyResult measureReapply(Testbed& testbed);

@@ -66,6 +66,13 @@ void printUpdateLatency(std::ostream& out, const UpdateLatencyResult& result)
 
 // Next to one UpdateResources of section 1, for what the plan's own work
 // (the second change, its record, the signal) adds.
+// A row of a table of latencies: calls, p50, p99, mean and max in ms.
+void latencyRow(std::ostream& out, const char* what, const LatencySummary& latency)
+{
+    out << "| " << what << " | " << latency.count << " | " << fixed(latency.p50Ms, 3) << " | "
+        << fixed(latency.p99Ms, 3) << " | " << fixed(latency.meanMs, 3) << " | " << fixed(latency.maxMs, 3) << " |\n";
+}
+
 void printPlanLatency(std::ostream& out, const LatencySummary& plan, const LatencySummary& update)
 {
     out << "## 1b. A plan of two changes\n\n"
@@ -74,13 +81,27 @@ void printPlanLatency(std::ostream& out, const LatencySummary& plan, const Laten
            "admission, the decrease, the increase and the commit. Both cgroup files are checked after "
            "every plan, outside the timed part.\n\n"
         << "| | calls | p50 ms | p99 ms | mean ms | max ms |\n|---|--:|--:|--:|--:|--:|\n";
-    const auto row = [&](const char* what, const LatencySummary& latency) {
-        out << "| " << what << " | " << latency.count << " | " << fixed(latency.p50Ms, 3) << " | "
-            << fixed(latency.p99Ms, 3) << " | " << fixed(latency.meanMs, 3) << " | " << fixed(latency.maxMs, 3)
-            << " |\n";
-    };
-    row("`SubmitPlan`, two changes, until `PlanFinished`", plan);
-    row("`UpdateResources`, one change (section 1)", update);
+    latencyRow(out, "`SubmitPlan`, two changes, until `PlanFinished`", plan);
+    latencyRow(out, "`UpdateResources`, one change (section 1)", update);
+    out << '\n';
+}
+
+void printSliceLatency(std::ostream& out, const SliceLatencyResult& slice, const LatencySummary& update)
+{
+    out << "## 1c. An exclusive CPU slice\n\n"
+        << "A daemon with `[CpuManager] Policy=static` gives bench-00 a slice of one CPU "
+           "(`ExclusiveCpus` 1: its cpuset is the slice, its quota removed) and gives it back (`ExclusiveCpus` "
+           "0), each timed to the answer. Then, from the answer, until the cgroups of the "
+        << slice.otherContainers
+        << " other containers, none of them managed, are all off the slice (or back on every CPU), polled "
+           "every millisecond: the pass that lists them and writes their cpusets. Run last, on its own "
+           "daemon.\n\n"
+        << "| | calls | p50 ms | p99 ms | mean ms | max ms |\n|---|--:|--:|--:|--:|--:|\n";
+    latencyRow(out, "`UpdateResources` `ExclusiveCpus` 1", slice.grant);
+    latencyRow(out, "then every other container off the slice", slice.othersOff);
+    latencyRow(out, "`UpdateResources` `ExclusiveCpus` 0", slice.giveBack);
+    latencyRow(out, "then every other container on every CPU", slice.othersBack);
+    latencyRow(out, "`UpdateResources`, one CPU limit (section 1)", update);
     out << '\n';
 }
 
@@ -330,6 +351,7 @@ void printReport(std::ostream& out, const Machine& machine, const Results& resul
     printMachine(out, machine);
     printUpdateLatency(out, results.updateLatency);
     printPlanLatency(out, results.planLatency, results.updateLatency.methods.front().latency);
+    printSliceLatency(out, results.sliceLatency, results.updateLatency.methods.front().latency);
     printThroughput(out, results.throughput);
     printReapply(out, results.reapply);
     printFirstInstruction(out, results.firstInstruction);

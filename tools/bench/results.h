@@ -110,10 +110,23 @@ struct AutoscaleResult {
     std::optional<SamplingCost> samplingAtScale;
 };
 
+// 1c. An exclusive CPU slice given to a running container and given back.
+struct SliceLatencyResult {
+    // UpdateResources with ExclusiveCpus 1, and with 0, to the answer.
+    LatencySummary grant;
+    LatencySummary giveBack;
+    // From the answer until every other container's cpuset is off the
+    // slice, and back on every CPU.
+    LatencySummary othersOff;
+    LatencySummary othersBack;
+    std::size_t otherContainers = 0;
+};
+
 struct Results {
     UpdateLatencyResult updateLatency;
     // 1b. A plan of two changes, from SubmitPlan until its PlanFinished.
     LatencySummary planLatency;
+    SliceLatencyResult sliceLatency;
     std::vector<ThroughputRun> throughput;
     ReapplyResult reapply;
     FirstInstructionResult firstInstruction;

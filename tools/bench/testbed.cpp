@@ -23,10 +23,10 @@ std::string nameOf(std::size_t index)
 // The periodic sync is pushed out of the way: a pass landing inside a
 // latency run would measure the sync, not the call. Its cost is measured on
 // its own (Reconcile("")).
-void writeConfig(const std::filesystem::path& file)
+void writeConfig(const std::filesystem::path& file, const std::string& added = {})
 {
     std::filesystem::create_directories(file.parent_path());
-    std::ofstream(file) << "[Sync]\nIntervalSec=60min\n";
+    std::ofstream(file) << "[Sync]\nIntervalSec=60min\n" << added;
 }
 
 }  // namespace
@@ -85,9 +85,15 @@ std::filesystem::path Testbed::stateDirectory(const std::string& purpose) const
     return directory;
 }
 
-Duration Testbed::startDaemon(const std::filesystem::path& stateDirectory)
+std::string Testbed::cpusetOf(std::size_t index) const
+{
+    return integration::CgroupV1(containers_.at(index)->container.cgroupPath()).read("cpuset", "cpuset.cpus");
+}
+
+Duration Testbed::startDaemon(const std::filesystem::path& stateDirectory, const std::string& configuration)
 {
     stopDaemon();
+    writeConfig(daemonOptions_.configFile, configuration);
     auto options = daemonOptions_;
     options.stateDirectory = stateDirectory;
     nameWatcher_.reset();

@@ -56,9 +56,14 @@ public:
     // A fresh folder for a daemon's state, named after what it is for.
     std::filesystem::path stateDirectory(const std::string& purpose) const;
 
+    // The CPUs the container may run on, as its cgroup's cpuset.cpus lists
+    // them ("0-1").
+    std::string cpusetOf(std::size_t index) const;
+
     // Starts resized on stateDirectory and returns how long it took from
     // spawning it to its bus name having an owner. Stops any daemon first.
-    Duration startDaemon(const std::filesystem::path& stateDirectory);
+    // `configuration` is added to the testbed's resized.conf.
+    Duration startDaemon(const std::filesystem::path& stateDirectory, const std::string& configuration = {});
     void stopDaemon();
     bool daemonRunning() const { return daemon_.has_value(); }
     pid_t daemonPid() const;
