@@ -52,22 +52,39 @@ void HookPreparations::prepare(const std::string& id, const std::string& name, p
     auto record = store_.findByContainerId(id);
     if (!record && !name.empty())
         record = store_.find(name);
-    std::string cgroupPath = cgroupOfContainer(id, pid);
     if (!record) {
-        const Instance creating{.name = {core::WorkloadKind::Container, name.empty() ? id : name},
-                                .id = id,
-                                .pod = {},
-                                .state = core::RunState::Running,
-                                .cgroupPath = std::move(cgroupPath),
-                                .createLimits = {},
-                                .poolLabel = {}};
-        placeUnmanaged_(creating, [done = std::move(done)] { done(std::string()); });
+        placeUnmanaged(id, name, pid, std::move(done));
         return;
     }
+    std::string cgroupPath = cgroupOfContainer(id, pid);
 
     events_.note(record->name);
     hooked_[record->name] = {id, nowUsec()};
     prepareCreation(record->name, Creation{id, std::move(cgroupPath), std::move(done)});
+}
+
+// Nothing of it is resized's but, under the CPU manager's static policy, its
+// cpuset; a process that is not in the container's cgroup leaves it alone,
+// as a container resized does not manage is no reason to fail its start.
+void HookPreparations::placeUnmanaged(const std::string& id, const std::string& name, pid_t pid,
+                                      PrepareCallback done)
+{
+    std::string cgroupPath;
+    try {
+        cgroupPath = cgroupOfContainer(id, pid);
+    } catch (const ResizeError& error) {
+        spdlog::debug("container {}: not placed: {}", id, error.what());
+        done(std::string());
+        return;
+    }
+    const Instance creating{.name = {core::WorkloadKind::Container, name.empty() ? id : name},
+                            .id = id,
+                            .pod = {},
+                            .state = core::RunState::Running,
+                            .cgroupPath = std::move(cgroupPath),
+                            .createLimits = {},
+                            .poolLabel = {}};
+    placeUnmanaged_(creating, [done = std::move(done)] { done(std::string()); });
 }
 
 // A change still in flight for the workload (a repair of the container's

@@ -66,6 +66,7 @@ private:
     };
 
     void prepareCreation(const std::string& workload, Creation creation);
+    void placeUnmanaged(const std::string& id, const std::string& name, pid_t pid, PrepareCallback done);
     // The cgroup of container `id`'s process `pid`; throws ResizeError when
     // the process is not in it.
     static std::string cgroupOfContainer(const std::string& id, pid_t pid);
