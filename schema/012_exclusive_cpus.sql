@@ -10,3 +10,9 @@ CREATE TABLE narrowed_cpusets (
     cgroup_path TEXT PRIMARY KEY,
     cpus TEXT NOT NULL
 );
+
+-- The slices held (StateStore::heldSlices, asked at every change under the
+-- static policy): a scan of the few holders rather than of every workload.
+-- The WHERE clause is the query's, word for word, or SQLite cannot use it.
+CREATE INDEX workloads_holding_slices ON workloads(name)
+    WHERE holds_allocation AND json_extract(desired, '$.ExclusiveCpus') > 0;

@@ -31,6 +31,8 @@ struct SliceOptions {
 struct Slice {
     CpuSet cpus;
     CpuSet granted;
+
+    bool operator==(const Slice&) const = default;
 };
 
 // A new slice of `count` CPUs out of `free`: whole NUMA nodes or sockets

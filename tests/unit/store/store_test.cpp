@@ -231,6 +231,50 @@ TEST_F(StoreTest, AllocationCountsTheWorkloadsThatHoldOne)
               (std::vector<store::HeldAllocation>{{"member", "", {1500, 1ull << 30}}}));
 }
 
+TEST_F(StoreTest, TheSlicesHeldAreTheDesiredStatesOfTheirHolders)
+{
+    store::StateStore store(file());
+    auto holder = sampleRecord("web", true);
+    holder.desired = {.cpuMillis = core::kUnlimited, .allowedCpus = core::CpuSet{2, 3}, .exclusiveCpus = 2};
+    holder.exclusiveCpusGranted = core::CpuSet{2};
+    store.save(holder);
+    // Released (its container gone for good): no longer holds its slice.
+    auto released = holder;
+    released.name = "gone";
+    released.holdsAllocation = false;
+    store.save(released);
+    auto givenBack = holder;
+    givenBack.name = "db";
+    givenBack.desired = {.allowedCpus = core::CpuSet{}, .exclusiveCpus = 0};
+    store.save(givenBack);
+    store.save(sampleRecord("plain", true));
+
+    EXPECT_EQ(store.heldSlices(),
+              (std::map<std::string, core::Slice>{{"web", {core::CpuSet{2, 3}, core::CpuSet{2}}}}));
+    // Asked at every change under the static policy: the partial index of
+    // migration 12 keeps it to the holders.
+    store::Statement plan(store.database(),
+                          "EXPLAIN QUERY PLAN SELECT name, desired, exclusive_cpus_granted FROM workloads WHERE "
+                          "holds_allocation AND json_extract(desired, '$.ExclusiveCpus') > 0");
+    ASSERT_TRUE(plan.step());
+    EXPECT_NE(plan.text(3).find("USING INDEX workloads_holding_slices"), std::string::npos) << plan.text(3);
+}
+
+TEST_F(StoreTest, NarrowedCpusetsAreKeptForTheContainersThereAre)
+{
+    store::StateStore store(file());
+    store.saveNarrowedCpuset("/a", core::CpuSet{});
+    store.saveNarrowedCpuset("/b", core::CpuSet{0, 1});
+    EXPECT_EQ(store.narrowedCpuset("/a"), core::CpuSet{});
+    EXPECT_EQ(store.narrowedCpuset("/b"), (core::CpuSet{0, 1}));
+    EXPECT_EQ(store.narrowedCpuset("/c"), std::nullopt);
+
+    store.keepNarrowedCpusets({"/b", "/c"});
+    EXPECT_EQ(store.narrowedCpuset("/a"), std::nullopt);
+    store.removeNarrowedCpuset("/b");
+    EXPECT_EQ(store.narrowedCpuset("/b"), std::nullopt);
+}
+
 TEST_F(StoreTest, SavingAWorkloadKeepsItsLiveReservation)
 {
     store::StateStore store(file());
