@@ -45,8 +45,10 @@ core::SliceRequest CpuManager::expand(const std::string& workload, core::Workloa
                                       const core::CpuSet& alsoTaken) const
 {
     if (kind != core::WorkloadKind::Container && request.exclusiveCpus.value_or(0) > 0)
-        return {{}, {}, "CPU manager: exclusive CPUs are given to containers; a " +
-                            std::string(core::toString(kind)) + "'s would need TopologyScope=pod, not built yet"};
+        return {{}, {}, std::string("CPU manager: exclusive CPUs are given to containers only") +
+                            (kind == core::WorkloadKind::Pod
+                                 ? "; a pod's would be the bubble of TopologyScope=pod, not built yet"
+                                 : "")};
     if (settings_.policy != core::CpuManagerPolicy::Static && !request.exclusiveCpus)
         return {request, {}, std::nullopt};
     return assignment().expand(workload, request, desired, alsoTaken);
@@ -65,9 +67,11 @@ void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
 {
     if (settings_.policy != core::CpuManagerPolicy::Static)
         return;
+    // One reading of the slices for the whole pass.
+    const auto now = assignment();
     std::set<std::string> cgroupPaths;
     for (const Instance& instance : listed) {
-        keepOnSharedPool(instance);
+        place(instance, now, {});
         cgroupPaths.insert(instance.cgroupPath);
     }
     store_.keepNarrowedCpusets(cgroupPaths);
@@ -75,13 +79,23 @@ void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
 
 void CpuManager::keepOnSharedPool(const Instance& instance, std::function<void()> placed)
 {
+    if (settings_.policy != core::CpuManagerPolicy::Static) {
+        if (placed)
+            placed();
+        return;
+    }
+    place(instance, assignment(), std::move(placed));
+}
+
+void CpuManager::place(const Instance& instance, const core::CpuAssignment& now, std::function<void()> placed)
+{
     // Whatever the way out, the caller hears of it once.
     const auto notPlacing = [&placed] {
         if (placed)
             placed();
     };
-    if (settings_.policy != core::CpuManagerPolicy::Static || instance.name.kind != core::WorkloadKind::Container ||
-        !instance.hasCgroup() || placing_.contains(instance.cgroupPath))
+    if (instance.name.kind != core::WorkloadKind::Container || !instance.hasCgroup() ||
+        placing_.contains(instance.cgroupPath))
         return notPlacing();
     const std::string name = instance.name.canonical();
     // Its own AllowedCpus, or its slice, are placed with its other limits.
@@ -101,7 +115,7 @@ void CpuManager::keepOnSharedPool(const Instance& instance, std::function<void()
     const auto narrowed = store_.narrowedCpuset(cgroupPath);
     const core::CpuSet own = narrowed.value_or(current);
     core::Resources onPool;
-    onPool.allowedCpus = assignment().sharedCpusFor(own);
+    onPool.allowedCpus = now.sharedCpusFor(own);
     if (core::matches(cgroup::asBackendReads(backend, cgroupPath, onPool), core::Resources{.allowedCpus = current}))
         return notPlacing();
     if (!narrowed)

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -72,6 +73,9 @@ public:
     void keepOnSharedPool(const std::vector<Instance>& listed);
 
 private:
+    // keepOnSharedPool() with the slices as `now` has them.
+    void place(const Instance& instance, const core::CpuAssignment& now, std::function<void()> placed);
+
     EventLoop& loop_;
     store::StateStore& store_;
     const core::CpuTopology& topology_;

@@ -174,6 +174,37 @@ TEST_F(CpuManagerTest, ASliceNeverTakesEveryCpuAndStaysWhileOtherLimitsChange)
     EXPECT_EQ(readLimits(web.cgroupPath())->memoryMax, std::uint64_t{256} << 20);
 }
 
+// A slice is its holder's desired state: it stays reserved while the
+// container is stopped, and comes back on the cgroup of every new run, also
+// of a container created again under the name.
+TEST_F(CpuManagerTest, ASliceFollowsItsHolderThroughAStopAndARecreation)
+{
+    startDaemon();
+    const auto other = runContainer("other");
+    const auto web = runContainer("web");
+    const std::string slice =
+        entryOf<std::string>(entryOf<Dictionary>(bus().update(web.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    const std::string shared = slice == "0" ? "1" : "0";
+    const std::uint64_t allocated = bus().cpuAllocatedMillis();
+
+    podmanOrThrow({"stop", "--time", "0", web.name()});
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
+    EXPECT_EQ(bus().cpuAllocatedMillis(), allocated);
+    EXPECT_TRUE(waitForCpuset(other, shared));
+
+    podmanOrThrow({"start", web.name()});
+    EXPECT_TRUE(waitForCpuset(web, slice));
+    EXPECT_EQ(readLimits(web.cgroupPath())->cpuMillis, noLimit);
+
+    const ScopedContainer again(podman(), web.name(), {"--replace"});
+    EXPECT_TRUE(waitForCpuset(again, slice));
+    EXPECT_TRUE(waitForSynchronized(again.name()));
+    EXPECT_EQ(readLimits(again.cgroupPath())->cpuMillis, noLimit);
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
+    EXPECT_EQ(bus().cpuAllocatedMillis(), allocated);
+    EXPECT_EQ(cpusetOf(other.cgroupPath()), shared);
+}
+
 TEST_F(CpuManagerTest, SwitchedToNoPolicyTheSlicesGoBackAtStartUp)
 {
     startDaemon();
@@ -200,8 +231,8 @@ TEST_F(CpuManagerTest, OnlyContainersAreGivenSlices)
     const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
 
     EXPECT_EQ(errorOf([&] { bus().update("pod:" + pod.name(), exclusiveCpus(1)); }),
-              "io.resized1.Error.Infeasible: CPU manager: exclusive CPUs are given to containers; a pod's would "
-              "need TopologyScope=pod, not built yet");
+              "io.resized1.Error.Infeasible: CPU manager: exclusive CPUs are given to containers only; a pod's "
+              "would be the bubble of TopologyScope=pod, not built yet");
     EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
 }
 
