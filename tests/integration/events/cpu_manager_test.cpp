@@ -57,18 +57,24 @@ class CpuManagerTest : public EventsTest
     // reading) after reactionTimeout.
     static bool waitForCpuset(const ScopedContainer& container, const std::string& cpus)
     {
+        return waitForCpuset(container.cgroupPath(), cpus);
+    }
+
+    // The same by the container's cgroup, which a rename keeps.
+    static bool waitForCpuset(const std::filesystem::path& cgroupPath, const std::string& cpus)
+    {
         const auto deadline = std::chrono::steady_clock::now() + reactionTimeout;
         std::string read;
         while (std::chrono::steady_clock::now() < deadline)
         {
-            read = cpusetOf(container.cgroupPath());
+            read = cpusetOf(cgroupPath);
             if (read == cpus)
             {
                 return true;
             }
             std::this_thread::sleep_for(pollInterval);
         }
-        std::cerr << container.name() << " runs on CPUs " << read << ", not " << cpus << "\n";
+        std::cerr << cgroupPath << " runs on CPUs " << read << ", not " << cpus << "\n";
         return false;
     }
 };
@@ -203,6 +209,35 @@ TEST_F(CpuManagerTest, ASliceFollowsItsHolderThroughAStopAndARecreation)
     EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
     EXPECT_EQ(bus().cpuAllocatedMillis(), allocated);
     EXPECT_EQ(cpusetOf(other.cgroupPath()), shared);
+}
+
+// A paused holder keeps its cgroup and so its slice; a holder renamed away
+// leaves the slice with its name (the desired state is kept by name, for a
+// re-creation), and the renamed container, which resized does not manage,
+// is moved off it like any other.
+TEST_F(CpuManagerTest, APausedHolderKeepsItsSliceARenamedOneLeavesIt)
+{
+    startDaemon();
+    const auto web = runContainer("web");
+    const std::string slice =
+        entryOf<std::string>(entryOf<Dictionary>(bus().update(web.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    const std::string shared = slice == "0" ? "1" : "0";
+
+    podmanOrThrow({"pause", web.name()});
+    const auto late = runContainer("late");
+    EXPECT_TRUE(waitForCpuset(late, shared));
+    EXPECT_EQ(cpusetOf(web.cgroupPath()), slice);
+    podmanOrThrow({"unpause", web.name()});
+    EXPECT_EQ(cpusetOf(web.cgroupPath()), slice);
+
+    const auto cgroupPath = web.cgroupPath();
+    const std::string renamed = nameFor("renamed");
+    podmanOrThrow({"rename", web.name(), renamed});
+    EXPECT_TRUE(waitForCpuset(cgroupPath, shared));
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
+    podmanOrThrow({"rename", renamed, web.name()});
+    EXPECT_TRUE(waitForCpuset(web, slice));
+    EXPECT_TRUE(waitForSynchronized(web.name()));
 }
 
 TEST_F(CpuManagerTest, SwitchedToNoPolicyTheSlicesGoBackAtStartUp)
