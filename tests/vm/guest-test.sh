@@ -286,6 +286,13 @@ check "and shares every CPU under the policy none" equals "$(manager_property Sh
 echo "== (i) the CPU manager's static policy: slices packed by the topology"
 exclusive() { update "$1" 1 ExclusiveCpus t "$2" 0; }
 effective_cpus() { cgroup_file "$(container_cgroup "$1")" cpuset.cpus.effective; }
+runs_on() { [[ $(effective_cpus "$1") == "$2" ]]; }
+# refused_with NAME COUNT TEXT: ExclusiveCpus=COUNT fails with TEXT in its error.
+refused_with() {
+    local answer
+    answer=$(update "$1" 1 ExclusiveCpus t "$2" 0 2>&1) && return 1
+    [[ $answer == *"$3"* ]] || { echo "  answered: $answer"; return 1; }
+}
 # The earlier sections' containers are gone: their allocations go at once,
 # leaving the node's 4 CPUs to the slices.
 printf '[CpuManager]\nPolicy=static\n[Workloads]\nRemovedGraceSec=0\n' > /etc/resized/resized.conf
@@ -306,31 +313,23 @@ check "a second slice comes from the other NUMA node" equals "$(effective_cpus e
 check "and so does its memory" equals "$(cgroup_file "$(container_cgroup ex2)" cpuset.mems.effective)" 1
 check "SharedCpus is what the slices leave" equals "$(manager_property SharedCpus)" 's "3"'
 check "ExclusiveCpuSet is their union" equals "$(manager_property ExclusiveCpuSet)" 's "0-2"'
-check "a container running before runs on the shared pool" \
-    wait_until 30 sh -c '[ "$(cat "/sys/fs/cgroup$(podman inspect --format "{{.State.CgroupPath}}" other)/cpuset.cpus.effective")" = 3 ]'
+check "a container running before runs on the shared pool" wait_until 30 runs_on other 3
 run_container late
-check "so does one started after" \
-    wait_until 30 sh -c '[ "$(cat "/sys/fs/cgroup$(podman inspect --format "{{.State.CgroupPath}}" late)/cpuset.cpus.effective")" = 3 ]'
-check "a slice taking the last shared CPU is Infeasible" \
-    sh -c "busctl call io.resized1 /io/resized1 io.resized1.Manager UpdateResources 'sa{sv}a{sv}' \
-        ex2 1 ExclusiveCpus t 2 0 2>&1 | grep -q 'would leave the shared pool empty'"
+check "so does one started after" wait_until 30 runs_on late 3
+check "a slice taking the last shared CPU is Infeasible" refused_with ex2 2 'would leave the shared pool empty'
 exclusive ex1 1 > /dev/null
 check "shrunk, it keeps the CPU it was first granted" equals "$(effective_cpus ex1)" 0
-check "and the CPU it gave back is shared again" \
-    wait_until 30 sh -c '[ "$(cat "/sys/fs/cgroup$(podman inspect --format "{{.State.CgroupPath}}" other)/cpuset.cpus.effective")" = 1,3 ]'
+check "and the CPU it gave back is shared again" wait_until 30 runs_on other 1,3
 exclusive ex2 0 > /dev/null
 exclusive ex1 0 > /dev/null
 check "given back, every CPU is shared" equals "$(manager_property ExclusiveCpuSet)" 's ""'
 check "and the holder's memory is on every node again" \
     equals "$(cgroup_file "$(container_cgroup ex1)" cpuset.mems.effective)" 0-1
-check "and the others run on every CPU again" \
-    wait_until 30 sh -c '[ "$(cat "/sys/fs/cgroup$(podman inspect --format "{{.State.CgroupPath}}" other)/cpuset.cpus.effective")" = 0-3 ]'
+check "and the others run on every CPU again" wait_until 30 runs_on other 0-3
 printf '[CpuManager]\nPolicy=static\nFullPhysicalCpusOnly=yes\n[Workloads]\nRemovedGraceSec=0\n' \
     > /etc/resized/resized.conf
 systemctl restart resized
-check "FullPhysicalCpusOnly refuses half a core" \
-    sh -c "busctl call io.resized1 /io/resized1 io.resized1.Manager UpdateResources 'sa{sv}a{sv}' \
-        ex1 1 ExclusiveCpus t 1 0 2>&1 | grep -q 'not a multiple of 2 threads per core'"
+check "FullPhysicalCpusOnly refuses half a core" refused_with ex1 1 'not a multiple of 2 threads per core'
 exclusive ex1 2 > /dev/null
 check "and gives a whole core" equals "$(effective_cpus ex1)" 0-1
 exclusive ex1 0 > /dev/null
