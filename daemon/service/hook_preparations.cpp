@@ -69,6 +69,10 @@ void HookPreparations::prepare(const std::string& id, const std::string& name, p
 void HookPreparations::placeUnmanaged(const std::string& id, const std::string& name, pid_t pid,
                                       PrepareCallback done)
 {
+    if (!placeUnmanaged_) {
+        done(std::string());
+        return;
+    }
     std::string cgroupPath;
     try {
         cgroupPath = cgroupOfContainer(id, pid);

@@ -28,7 +28,7 @@ class HookPreparations {
 public:
     // Places a container resized does not manage where the CPU manager
     // wants it (CpuManager::keepOnSharedPool), calling the second argument
-    // once it is.
+    // once it is; empty when there is nothing to place (no static policy).
     using PlaceUnmanaged = std::function<void(const Instance&, std::function<void()>)>;
 
     // `busy` says whether a change of a workload is in flight.

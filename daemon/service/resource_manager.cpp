@@ -126,9 +126,11 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
                    }),
       unheld_(ledger_, store_, drivers_),
       hooks_(store_, reconciler_, events_, [this](const std::string& name) { return busy(name); },
-             [this](const Instance& instance, std::function<void()> placed) {
-                 cpuManager_.keepOnSharedPool(instance, std::move(placed));
-             }),
+             settings_.cpuManager.policy == core::CpuManagerPolicy::Static
+                 ? HookPreparations::PlaceUnmanaged([this](const Instance& instance, std::function<void()> placed) {
+                       cpuManager_.keepOnSharedPool(instance, std::move(placed));
+                   })
+                 : HookPreparations::PlaceUnmanaged()),
       lifecycle_(store_, reconciler_, hooks_, events_, *this),
       peerCalls_(loop_),
       cpuManager_(loop_, store_, node_.topology, settings_.cpuManager, drivers_, peerCalls_)
