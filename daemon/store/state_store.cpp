@@ -330,8 +330,12 @@ void StateStore::keepNarrowedCpusets(const std::set<std::string>& cgroupPaths)
     while (query.step())
         if (!cgroupPaths.contains(query.text(0)))
             gone.push_back(query.text(0));
+    if (gone.empty())
+        return;
+    WriteTransaction transaction(db_);
     for (const auto& cgroupPath : gone)
         removeNarrowedCpuset(cgroupPath);
+    transaction.commit();
 }
 
 core::Amounts StateStore::reservedTotal()
