@@ -3,6 +3,7 @@
 #include <ini.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <functional>
 #include <map>
@@ -26,13 +27,13 @@ bool parseNumber(std::string_view text, T& value)
 // As systemd reads booleans.
 bool parseBoolean(std::string_view text, bool& value)
 {
-    for (const std::string_view yes : {"yes", "true", "on", "1"})
-        if (text == yes)
-            return value = true;
-    for (const std::string_view no : {"no", "false", "off", "0"})
-        if (text == no)
-            return !(value = false);
-    return false;
+    constexpr std::array<std::string_view, 4> kYes{"yes", "true", "on", "1"};
+    constexpr std::array<std::string_view, 4> kNo{"no", "false", "off", "0"};
+    const bool yes = std::find(kYes.begin(), kYes.end(), text) != kYes.end();
+    if (!yes && std::find(kNo.begin(), kNo.end(), text) == kNo.end())
+        return false;
+    value = yes;
+    return true;
 }
 
 template <typename Duration>

@@ -62,6 +62,26 @@ TEST_F(ConfigTest, ReadsEveryKeyInPeoplesUnits)
     EXPECT_EQ(settings.cgroupRoot, "/tmp/cg");
 }
 
+TEST_F(ConfigTest, ReadsTheCpuManager)
+{
+    write(file(), "[CpuManager]\nPolicy=static\nReservedCpus=0,2\nFullPhysicalCpusOnly=yes\n"
+                  "TopologyScope=container\n");
+    const auto settings = loadConfig(file(), {});
+    EXPECT_EQ(settings.cpuManager.policy, core::CpuManagerPolicy::Static);
+    EXPECT_EQ(settings.cpuManager.reserved, (core::CpuSet{0, 2}));
+    EXPECT_TRUE(settings.cpuManager.slices.fullPhysicalCpusOnly);
+
+    write(file(), "[CpuManager]\nFullPhysicalCpusOnly=off\n");
+    EXPECT_FALSE(loadConfig(file(), {}).cpuManager.slices.fullPhysicalCpusOnly);
+    EXPECT_EQ(loadConfig(file(), {}).cpuManager.policy, core::CpuManagerPolicy::None);
+    // Pod scope is not built: refused, not ignored.
+    for (const char* bad : {"[CpuManager]\nTopologyScope=pod\n", "[CpuManager]\nFullPhysicalCpusOnly=maybe\n",
+                            "[CpuManager]\nPolicy=Static\n", "[CpuManager]\nReservedCpus=3-1\n"}) {
+        write(file(), bad);
+        EXPECT_THROW(loadConfig(file(), {}), ConfigError) << bad;
+    }
+}
+
 TEST_F(ConfigTest, DropInsApplyInLexicalOrderAfterTheMainFile)
 {
     write(file(), "[Node]\nReservedCPU=100m\n");
