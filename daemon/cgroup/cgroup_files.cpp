@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <algorithm>
 #include <memory>
 #include <system_error>
 
@@ -146,6 +147,18 @@ std::filesystem::path resolveParentDirectory(const std::filesystem::path& root,
     if (directory == resolveSymlinks(root.lexically_normal()))
         return directory;
     return directory.parent_path();
+}
+
+std::vector<std::string> childCgroupsIn(const std::filesystem::path& directory, const std::string& cgroup)
+{
+    std::vector<std::string> children;
+    std::error_code error;
+    // A cgroup removed while it is read has no children left to take along.
+    for (const auto& entry : std::filesystem::directory_iterator(directory, error))
+        if (entry.is_directory(error))
+            children.push_back((cgroup == "/" ? "" : cgroup) + "/" + entry.path().filename().string());
+    std::sort(children.begin(), children.end());
+    return children;
 }
 
 }  // namespace resized::cgroup

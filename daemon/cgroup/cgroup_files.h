@@ -5,6 +5,7 @@
 #include <string>
 #include <string_view>
 #include <utility>
+#include <vector>
 
 namespace resized::cgroup {
 
@@ -53,5 +54,9 @@ void requireCgroupDirectory(const std::filesystem::path& directory);
 // The directory of the parent of `cgroup`; the root is its own parent.
 std::filesystem::path resolveParentDirectory(const std::filesystem::path& root,
                                              std::string_view cgroup);
+
+// The cgroups inside `directory`, the resolved directory of `cgroup`, as
+// `cgroup` + "/" + their names, sorted; none when `directory` is gone.
+std::vector<std::string> childCgroupsIn(const std::filesystem::path& directory, const std::string& cgroup);
 
 }  // namespace resized::cgroup

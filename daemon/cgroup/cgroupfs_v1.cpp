@@ -204,6 +204,11 @@ core::CpuSet CgroupfsV1Backend::parentMemoryNodes(const std::string& cgroup) con
     return parentList(cgroup, "mems");
 }
 
+std::vector<std::string> CgroupfsV1Backend::childCgroups(const std::string& cgroup) const
+{
+    return childCgroupsIn(directory("cpuset", cgroup), cgroup);
+}
+
 core::CpuSet CgroupfsV1Backend::parentList(const std::string& cgroup, std::string_view list) const
 {
     // cpuset.effective_cpus (_mems) is missing on old kernels; there the

@@ -24,6 +24,7 @@ public:
     void reclaim(const std::string& cgroup, uint64_t bytes) override;
     core::CpuSet parentCpus(const std::string& cgroup) const override;
     core::CpuSet parentMemoryNodes(const std::string& cgroup) const override;
+    std::vector<std::string> childCgroups(const std::string& cgroup) const override;
 
 private:
     std::filesystem::path directory(std::string_view controller, const std::string& cgroup) const;

@@ -129,4 +129,9 @@ core::CpuSet CgroupfsV2Backend::parentMemoryNodes(const std::string& cgroup) con
     return parseCpus(readFile(file), file);
 }
 
+std::vector<std::string> CgroupfsV2Backend::childCgroups(const std::string& cgroup) const
+{
+    return childCgroupsIn(directory(cgroup), cgroup);
+}
+
 }  // namespace resized::cgroup

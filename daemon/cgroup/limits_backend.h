@@ -6,6 +6,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "core/cpuset.h"
 #include "core/resources.h"
@@ -106,6 +107,10 @@ public:
     virtual core::CpuSet parentCpus(const std::string& cgroup) const = 0;
     // The NUMA nodes whose memory it lets them use.
     virtual core::CpuSet parentMemoryNodes(const std::string& cgroup) const = 0;
+    // The cgroups directly inside `cgroup`, named as `cgroup` is, in the
+    // hierarchy that holds its cpuset: a child's cpuset must fit inside its
+    // parent's there (v1), so a parent narrowed takes its children along.
+    virtual std::vector<std::string> childCgroups(const std::string& cgroup) const = 0;
 };
 
 // `limits` as the backend would read them back: a cpuset (CPUs or memory

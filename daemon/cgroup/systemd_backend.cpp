@@ -207,6 +207,11 @@ core::CpuSet SystemdBackend::parentMemoryNodes(const std::string& cgroup) const
     return files_.parentMemoryNodes(cgroup);
 }
 
+std::vector<std::string> SystemdBackend::childCgroups(const std::string& cgroup) const
+{
+    return files_.childCgroups(cgroup);
+}
+
 std::unique_ptr<LimitsBackend> makeSystemdBackend(std::filesystem::path root)
 {
     return std::make_unique<SystemdBackend>(std::move(root));

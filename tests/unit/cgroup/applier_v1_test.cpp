@@ -54,6 +54,10 @@ public:
     {
         return real_.parentMemoryNodes(cgroup);
     }
+    std::vector<std::string> childCgroups(const std::string& cgroup) const override
+    {
+        return real_.childCgroups(cgroup);
+    }
 
     std::vector<std::string> writes;
 

@@ -176,6 +176,10 @@ public:
     {
         return files_.parentMemoryNodes(cgroup);
     }
+    std::vector<std::string> childCgroups(const std::string& cgroup) const override
+    {
+        return files_.childCgroups(cgroup);
+    }
 
     void answer(int writes)
     {
