@@ -4,11 +4,13 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 #include "core/cpu_slices.h"
 #include "core/cpu_topology.h"
 #include "core/cpuset.h"
 #include "core/resources.h"
+#include "core/workload_name.h"
 
 // The CPU manager's static policy (design.md §1b): who holds which exclusive
 // slice, what is left shared, and what a request naming ExclusiveCpus
@@ -20,11 +22,31 @@ enum class CpuManagerPolicy { None, Static };
 std::string_view toString(CpuManagerPolicy policy);
 std::optional<CpuManagerPolicy> parseCpuManagerPolicy(std::string_view text);
 
+// Where a pod's members take their slices from (kubelet's topology manager
+// scope): the node (Container), or a bubble the pod holds (Pod).
+enum class TopologyScope { Container, Pod };
+
+std::string_view toString(TopologyScope scope);
+std::optional<TopologyScope> parseTopologyScope(std::string_view text);
+
 struct CpuManagerSettings {
     CpuManagerPolicy policy = CpuManagerPolicy::None;
     // Kept out of every slice: they stay shared.
     CpuSet reserved{};
     SliceOptions slices{};
+    TopologyScope scope = TopologyScope::Container;
+};
+
+// Who asks for a slice, or is placed on a shared pool.
+struct SliceHolder {
+    SliceHolder(std::string workload, WorkloadKind kind = WorkloadKind::Container, std::string pod = {})
+        : workload(std::move(workload)), kind(kind), pod(std::move(pod))
+    {
+    }
+
+    std::string workload;  // canonical
+    WorkloadKind kind;
+    std::string pod;  // a container's pod, "" when none
 };
 
 // A request as the cgroups are to be given it, or why it cannot be.
@@ -41,9 +63,14 @@ struct SliceRequest {
     std::optional<std::string> refusal;
 };
 
+// A pod's bubble (TopologyScope=pod) is the slice the pod holds; its
+// members' slices are taken out of it, and its other containers run on the
+// rest of it, the pod's shared pool. The node's shared pool is every CPU
+// outside all slices, bubbles included.
 class CpuAssignment {
 public:
-    // `slices`: the slices held now, by workload.
+    // `slices`: the slices held now, by workload (canonical names; a
+    // member's names its pod).
     CpuAssignment(const CpuTopology& topology, CpuManagerSettings settings, std::map<std::string, Slice> slices);
 
     CpuManagerPolicy policy() const { return settings_.policy; }
@@ -54,26 +81,45 @@ public:
     // Every online CPU outside the slices, the reserved ones included.
     CpuSet shared() const { return difference(topology_.cpus(), exclusive_); }
 
-    // `request` for `workload`, whose desired state is `desired` (the slice
+    // `request` for `holder`, whose desired state is `desired` (the slice
     // it holds, if any, is in slices()). `alsoTaken` are CPUs other changes
-    // not yet recorded have taken (a plan's). Refused: ExclusiveCpus above 0
-    // without the static policy, a slice the free CPUs cannot give or that
-    // would leave the shared pool empty, CpuMillis or AllowedCpus for a
-    // slice's holder, and AllowedCpus naming another workload's slice.
-    SliceRequest expand(const std::string& workload, const Resources& request, const Resources& desired,
+    // not yet recorded have taken (a plan's). A container in a pod with a
+    // bubble takes its slice from the bubble; a pod's slice is its bubble.
+    // Refused: ExclusiveCpus above 0 without the static policy, for a
+    // systemd unit, or for a pod without TopologyScope=pod; a slice the free
+    // CPUs cannot give, or that would leave the node's or the pod's shared
+    // pool empty; a bubble for a pod whose members hold slices from the
+    // node, or given back while they hold slices from it; CpuMillis or
+    // AllowedCpus for a slice's holder; AllowedCpus off the holder's pool.
+    SliceRequest expand(const SliceHolder& holder, const Resources& request, const Resources& desired,
                         const CpuSet& alsoTaken = {}) const;
 
     // The cpuset of a workload without a slice: what it asked for (empty or
-    // unset: all CPUs) less every slice, or the whole shared pool when
-    // nothing of it is left; the empty set ("all") when the shared pool is
-    // every CPU. nullopt without the static policy: cpusets are the caller's.
-    std::optional<CpuSet> sharedCpusFor(const std::optional<CpuSet>& asked) const;
+    // unset: all CPUs) on its shared pool — its pod's, when the pod holds a
+    // bubble, else the node's — or the whole pool when nothing of it is
+    // left there; the empty set ("all") when the pool is every CPU.
+    // nullopt without the static policy: cpusets are the caller's.
+    std::optional<CpuSet> sharedCpusFor(const std::optional<CpuSet>& asked, const std::string& pod = {}) const;
+
+    // The bubble of `pod` (a Podman pod's name), if it holds one.
+    const Slice* bubbleOf(const std::string& pod) const;
+    // The bubble of `pod` less its members' slices; empty without a bubble.
+    CpuSet podShared(const std::string& pod) const;
 
 private:
-    SliceRequest expandExclusive(const std::string& workload, const Resources& request, const Resources& desired,
-                                 const CpuSet& alsoTaken) const;
+    // `kept`: CPUs of a slice resized that shrinking must keep, as if first
+    // granted (a bubble's members' slices).
+    SliceRequest expandExclusive(const SliceHolder& holder, const Resources& request, const Resources& desired,
+                                 const CpuSet& alsoTaken, const CpuSet& kept = {}) const;
+    SliceRequest expandBubble(const SliceHolder& holder, const Resources& request, const Resources& desired,
+                              const CpuSet& alsoTaken) const;
     // The holder of the first slice holding one of `cpus`.
     std::optional<std::string> holderOf(const CpuSet& cpus) const;
+    // The slices of `pod`'s members, by member, when it holds a bubble.
+    std::map<std::string, Slice> memberSlices(const std::string& pod) const;
+    // The CPUs of every slice but `holder`'s own and, when `holder` is a
+    // pod, its members'.
+    CpuSet takenByOthers(const SliceHolder& holder) const;
 
     const CpuTopology& topology_;
     CpuManagerSettings settings_;

@@ -31,6 +31,9 @@ struct SliceOptions {
 struct Slice {
     CpuSet cpus;
     CpuSet granted;
+    // The pod of the workload holding it, "" when none: a member's slice
+    // comes from its pod's bubble when the pod holds one.
+    std::string pod{};
 
     bool operator==(const Slice&) const = default;
 };

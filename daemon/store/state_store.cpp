@@ -287,8 +287,8 @@ std::vector<HeldAllocation> StateStore::podMemberAllocations(const std::string& 
 
 std::map<std::string, core::Slice> StateStore::heldSlices()
 {
-    Statement query(db_, "SELECT name, desired, exclusive_cpus_granted FROM workloads WHERE holds_allocation AND "
-                         "json_extract(desired, '$.ExclusiveCpus') > 0");
+    Statement query(db_, "SELECT name, desired, exclusive_cpus_granted, pod FROM workloads WHERE holds_allocation "
+                         "AND json_extract(desired, '$.ExclusiveCpus') > 0");
     std::map<std::string, core::Slice> slices;
     while (query.step()) {
         const core::Resources desired = resourcesFromJson(query.text(1));
@@ -296,6 +296,7 @@ std::map<std::string, core::Slice> StateStore::heldSlices()
         // What a slice was first granted is part of it by construction; a
         // row edited by hand must not make every resize throw.
         slice.granted = core::intersection(core::parseCpuSet(query.text(2)).value_or(core::CpuSet{}), slice.cpus);
+        slice.pod = query.text(3);
         slices.emplace(query.text(0), std::move(slice));
     }
     return slices;
