@@ -94,8 +94,10 @@ const std::map<std::string, Setter>& setters()
         {"CpuManager.FullPhysicalCpusOnly", [](auto& s, auto v) {
              return parseBoolean(v, s.cpuManager.slices.fullPhysicalCpusOnly);
          }},
-        // Pod scope (bubbles) is not built yet: refused rather than ignored.
-        {"CpuManager.TopologyScope", [](auto&, auto v) { return v == "container"; }},
+        {"CpuManager.TopologyScope", [](auto& s, auto v) {
+             const auto scope = core::parseTopologyScope(v);
+             return scope && (s.cpuManager.scope = *scope, true);
+         }},
     };
     return table;
 }

@@ -119,7 +119,7 @@ int run(const resized::CommandLine& commandLine)
     service::Autoscaler autoscaler(loop, manager, autoscaleStore, drivers, store);
     autoscaler.start();
     metrics.publishRecommendations([&autoscaler] { return autoscaler.recommendations(); });
-    metrics.publishExclusiveSlices([&store] { return store.heldSlices().size(); });
+    metrics.publishCpuAssignments([&manager] { return manager.cpuAssignments(); });
 
     service::Pools pools(
         store, [&manager] { manager.poolsChanged(); },

@@ -40,27 +40,102 @@ CpuPools CpuManager::pools() const
             .exclusive = now.exclusive()};
 }
 
-core::SliceRequest CpuManager::expand(const std::string& workload, core::WorkloadKind kind,
-                                      const core::Resources& request, const core::Resources& desired,
-                                      const core::CpuSet& alsoTaken) const
+core::AssignmentCounts CpuManager::assignmentCounts() const
 {
-    if (kind != core::WorkloadKind::Container && request.exclusiveCpus.value_or(0) > 0)
-        return {{}, {}, std::string("CPU manager: exclusive CPUs are given to containers only") +
-                            (kind == core::WorkloadKind::Pod
-                                 ? "; a pod's would be the bubble of TopologyScope=pod, not built yet"
-                                 : "")};
-    if (settings_.policy != core::CpuManagerPolicy::Static && !request.exclusiveCpus)
-        return {request, {}, std::nullopt};
-    return assignment().expand(workload, request, desired, alsoTaken);
+    if (settings_.policy != core::CpuManagerPolicy::Static)
+        return {};
+    core::AssignmentCounts counts = assignment().assignmentCounts();
+    counts.podShared = onPodSharedPools_;
+    return counts;
 }
 
-core::Resources CpuManager::placed(const core::Resources& desired, core::Resources write) const
+core::SliceRequest CpuManager::expand(const core::SliceHolder& holder, const core::Resources& request,
+                                      const core::Resources& desired, const core::CpuSet& alsoTaken) const
+{
+    if (settings_.policy != core::CpuManagerPolicy::Static && !request.exclusiveCpus)
+        return {request, {}, std::nullopt};
+    return assignment().expand(holder, request, desired, alsoTaken);
+}
+
+core::Resources CpuManager::placed(const core::Resources& desired, core::Resources write,
+                                   const std::string& pod) const
 {
     if (settings_.policy != core::CpuManagerPolicy::Static || desired.exclusiveCpus.value_or(0) > 0 ||
         !write.allowedCpus)
         return write;
-    write.allowedCpus = assignment().sharedCpusFor(write.allowedCpus);
+    write.allowedCpus = assignment().sharedCpusFor(write.allowedCpus, pod);
     return write;
+}
+
+std::vector<CgroupChange> CpuManager::changesFor(const store::WorkloadRecord& record, const core::Resources& write)
+{
+    const core::Resources& placedWrite = write;
+    auto& backend = drivers_.forCgroup(record.cgroupPath);
+    const CgroupChange own{&backend, record.cgroupPath, placedWrite};
+    const bool bubbleMoves = settings_.policy == core::CpuManagerPolicy::Static &&
+                             record.kind == core::WorkloadKind::Pod && placedWrite.allowedCpus &&
+                             (placedWrite.exclusiveCpus || record.desired.exclusiveCpus.value_or(0) > 0);
+    if (!bubbleMoves)
+        return {own};
+    std::vector<CgroupChange> changes = podChildrenPlaced(record, placedWrite);
+    // Narrowing: the children are inside the new cpuset first.
+    const core::CpuSet now = backend.read(record.cgroupPath).allowedCpus.value_or(core::CpuSet{});
+    const core::CpuSet& after = *placedWrite.allowedCpus;
+    const bool widens = after.empty() || (!now.empty() && core::isSubset(now, after));
+    changes.insert(widens ? changes.begin() : changes.end(), own);
+    return changes;
+}
+
+std::vector<CgroupChange> CpuManager::podChildrenPlaced(const store::WorkloadRecord& record,
+                                                         const core::Resources& podWrite)
+{
+    const auto pod = core::parseWorkloadName(record.name);
+    const std::string podName = pod ? pod->name : std::string();
+    // The slices as they will be: the pod's as its record will hold it.
+    auto slices = store_.heldSlices();
+    if (record.desired.exclusiveCpus.value_or(0) > 0)
+        slices[record.name] = {record.desired.allowedCpus.value_or(core::CpuSet{}), record.exclusiveCpusGranted, {}};
+    else
+        slices.erase(record.name);
+    const core::CpuAssignment after(topology_, settings_, std::move(slices));
+    std::map<std::string, store::WorkloadRecord> managed;
+    for (const auto& member : store_.podMemberAllocations(podName))
+        if (auto found = store_.find(member.workload); found && found->holdsAllocation && found->desired.allowedCpus)
+            managed.emplace(found->cgroupPath, std::move(*found));
+
+    std::vector<CgroupChange> changes;
+    auto& podBackend = drivers_.forCgroup(record.cgroupPath);
+    for (const std::string& child : podBackend.childCgroups(record.cgroupPath)) {
+        auto& backend = drivers_.forCgroup(child);
+        core::Resources target;
+        if (const auto member = managed.find(child); member != managed.end()) {
+            // Its slice, or its own cpuset on the pod's shared pool.
+            const core::Resources& desired = member->second.desired;
+            target.allowedCpus = desired.exclusiveCpus.value_or(0) > 0
+                                     ? desired.allowedCpus
+                                     : after.sharedCpusFor(desired.allowedCpus, podName);
+            target.memoryNodes = desired.exclusiveCpus.value_or(0) > 0 ? desired.memoryNodes : podWrite.memoryNodes;
+        } else {
+            // As keepOnSharedPool() places a container: its own cpuset,
+            // remembered when first narrowed, on the pool.
+            const auto narrowed = store_.narrowedCpuset(child);
+            core::CpuSet own;
+            try {
+                own = narrowed.value_or(backend.read(child).allowedCpus.value_or(core::CpuSet{}));
+            } catch (const cgroup::CgroupError& error) {
+                spdlog::debug("{}: {} is gone or unreadable, not taken along: {}", record.name, child, error.what());
+                continue;
+            }
+            target.allowedCpus = after.sharedCpusFor(own, podName);
+            target.memoryNodes = podWrite.memoryNodes;
+            if (!narrowed && *target.allowedCpus != own)
+                store_.saveNarrowedCpuset(child, own);
+            else if (narrowed && *target.allowedCpus == own)
+                store_.removeNarrowedCpuset(child);
+        }
+        changes.push_back({&backend, child, std::move(target)});
+    }
+    return changes;
 }
 
 void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
@@ -70,9 +145,18 @@ void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
     // One reading of the slices for the whole pass.
     const auto now = assignment();
     std::set<std::string> cgroupPaths;
+    onPodSharedPools_ = 0;
     for (const Instance& instance : listed) {
+        if (instance.name.kind == core::WorkloadKind::Container && instance.hasCgroup() && now.bubbleOf(instance.pod) &&
+            !now.slices().contains(instance.name.canonical()))
+            ++onPodSharedPools_;
         place(instance, now, {});
         cgroupPaths.insert(instance.cgroupPath);
+        // What a bubble narrowed inside a pod that is not a container
+        // (conmon's cgroup) is remembered while the pod is there.
+        if (instance.name.kind == core::WorkloadKind::Pod && instance.hasCgroup())
+            for (auto& child : drivers_.forCgroup(instance.cgroupPath).childCgroups(instance.cgroupPath))
+                cgroupPaths.insert(std::move(child));
     }
     store_.keepNarrowedCpusets(cgroupPaths);
 }
@@ -115,7 +199,7 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
     const auto narrowed = store_.narrowedCpuset(cgroupPath);
     const core::CpuSet own = narrowed.value_or(current);
     core::Resources onPool;
-    onPool.allowedCpus = now.sharedCpusFor(own);
+    onPool.allowedCpus = now.sharedCpusFor(own, instance.pod);
     if (core::matches(cgroup::asBackendReads(backend, cgroupPath, onPool), core::Resources{.allowedCpus = current}))
         return notPlacing();
     if (!narrowed)

@@ -46,19 +46,29 @@ public:
     // the store).
     core::CpuAssignment assignment() const;
     CpuPools pools() const;
+    // Slices held now; pod_shared as the last pass over the containers
+    // found them.
+    core::AssignmentCounts assignmentCounts() const;
     // `request` as the cgroups are to be given it, or the refusal
     // (core::CpuAssignment::expand); without the static policy, a request
     // naming no ExclusiveCpus is taken as it is, reading nothing.
-    // Only containers are given slices: a pod's would be the bubble of
-    // TopologyScope=pod, which is not built.
-    core::SliceRequest expand(const std::string& workload, core::WorkloadKind kind, const core::Resources& request,
+    core::SliceRequest expand(const core::SliceHolder& holder, const core::Resources& request,
                               const core::Resources& desired, const core::CpuSet& alsoTaken) const;
 
-    // `write`, the keys to be written to a workload that will have
-    // `desired` once written: a cpuset it names on the shared pool
-    // (core::CpuAssignment::sharedCpusFor), unless `desired` holds a slice.
-    // Under the policy "none", `write` as it is.
-    core::Resources placed(const core::Resources& desired, core::Resources write) const;
+    // `write`, the keys to be written to a workload of `pod` ("" when none)
+    // that will have `desired` once written: a cpuset it names on its
+    // shared pool (core::CpuAssignment::sharedCpusFor), unless `desired`
+    // holds a slice. Under the policy "none", `write` as it is.
+    core::Resources placed(const core::Resources& desired, core::Resources write, const std::string& pod) const;
+
+    // The cgroup changes that give `record` `write` (as placed() made it):
+    // `write` itself, and for a pod whose bubble is made, resized, repaired or given
+    // back, every cgroup inside the pod's on the pod's shared pool as it
+    // will be (a member with a slice or a cpuset of its own on it). A child
+    // cgroup's cpuset must fit inside its parent's (cgroup v1), so they go
+    // first when the pod's cpuset narrows and after it when it widens; the
+    // executor makes it all or nothing.
+    std::vector<CgroupChange> changesFor(const store::WorkloadRecord& record, const core::Resources& write);
 
     // A container whose cpuset resized does not decide (one it holds nothing
     // for, or whose desired state names no AllowedCpus) on the shared pool:
@@ -73,6 +83,10 @@ public:
     void keepOnSharedPool(const std::vector<Instance>& listed);
 
 private:
+    // The cgroups inside pod `record`'s with `podWrite`, the pod's change,
+    // to be written.
+    std::vector<CgroupChange> podChildrenPlaced(const store::WorkloadRecord& record,
+                                                const core::Resources& podWrite);
     // keepOnSharedPool() with the slices as `now` has them.
     void place(const Instance& instance, const core::CpuAssignment& now, std::function<void()> placed);
 
@@ -82,6 +96,8 @@ private:
     core::CpuManagerSettings settings_;
     cgroup::DriverSelector& drivers_;
     WorkerThread& peerCalls_;
+    // Containers on their pod's shared pool at the last pass.
+    size_t onPodSharedPools_ = 0;
     // The writes under way, by cgroup: one at a time for each.
     std::map<std::string, std::unique_ptr<Execution>> placing_;
 };

@@ -22,6 +22,13 @@ Execution::Execution(EventLoop& loop, std::vector<CgroupChange> changes, cgroup:
 
 void Execution::start() { advance(); }
 
+const core::Resources& Execution::actualOf(const std::string& cgroup) const
+{
+    const auto change = std::find_if(changes_.begin(), changes_.end(),
+                                     [&cgroup](const CgroupChange& candidate) { return candidate.cgroup == cgroup; });
+    return actual(static_cast<size_t>(change - changes_.begin()));
+}
+
 void Execution::advance()
 {
     if (current_ == changes_.size()) {

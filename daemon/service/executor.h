@@ -48,6 +48,8 @@ public:
     // What change `index` read back at the end (after a restore, the
     // restored limits).
     const core::Resources& actual(size_t index) const { return actual_.at(index); }
+    // The same for the change of `cgroup`, which must be one of them.
+    const core::Resources& actualOf(const std::string& cgroup) const;
 
 private:
     void advance();

@@ -184,8 +184,7 @@ std::string Metrics::exposition()
     family(out, "resized_drift_total", "counter", "Limits found changed behind resized's back, and repaired.");
     out << "resized_drift_total " << drift_ << '\n';
 
-    // As kubelet's resource managers name them; slices are per container
-    // (TopologyScope=container), so every assignment is node_exclusive.
+    // As kubelet's resource managers name them.
     family(out, "resized_resource_manager_allocations_total", "counter",
            "Exclusive CPU slices given, grown or shrunk by UpdateResources.");
     out << "resized_resource_manager_allocations_total{resource_name=\"cpu\",source=\"container\"} "
@@ -195,9 +194,14 @@ std::string Metrics::exposition()
     out << "resized_resource_manager_allocation_errors_total{resource_name=\"cpu\",source=\"container\"} "
         << exclusiveAllocationErrors_ << '\n';
     family(out, "resized_resource_manager_container_assignments", "gauge",
-           "Containers holding an exclusive CPU slice now.");
-    out << "resized_resource_manager_container_assignments{assignment_type=\"node_exclusive\"} "
-        << (exclusiveSlices_ ? exclusiveSlices_() : 0) << '\n';
+           "Containers by how their CPUs are assigned: a slice from the node or from their pod's bubble, or "
+           "their pod's shared pool (as of the last pass over the containers).");
+    const core::AssignmentCounts assignments = cpuAssignments_ ? cpuAssignments_() : core::AssignmentCounts{};
+    for (const auto& [type, count] : {std::pair{"node_exclusive", assignments.nodeExclusive},
+                                      std::pair{"pod_exclusive", assignments.podExclusive},
+                                      std::pair{"pod_shared", assignments.podShared}})
+        out << "resized_resource_manager_container_assignments{assignment_type=\"" << type << "\"} " << count
+            << '\n';
 
     const auto workloads = sampler_.sample();
     perWorkload(out, workloads, "resized_workload_cpu_usage_millicores", "gauge",

@@ -11,6 +11,7 @@
 
 #include "cgroup/driver_selector.h"
 #include "cgroup/usage_files.h"
+#include "core/cpu_assignment.h"
 #include "store/state_store.h"
 
 namespace resized::service {
@@ -82,8 +83,11 @@ public:
     {
         ++(result == "success" ? exclusiveAllocations_ : exclusiveAllocationErrors_);
     }
-    // How many exclusive slices are held now, once the CPU manager runs.
-    void publishExclusiveSlices(std::function<size_t()> count) { exclusiveSlices_ = std::move(count); }
+    // How containers' CPUs are assigned now, once the CPU manager runs.
+    void publishCpuAssignments(std::function<core::AssignmentCounts()> counts)
+    {
+        cpuAssignments_ = std::move(counts);
+    }
     // Where the autoscaler's recommendations come from, once it runs; an
     // empty function while it does not.
     void publishRecommendations(std::function<std::vector<PublishedRecommendation>()> source)
@@ -104,7 +108,7 @@ private:
     uint64_t exclusiveAllocations_ = 0;
     uint64_t exclusiveAllocationErrors_ = 0;
     std::function<std::vector<PublishedRecommendation>()> recommendations_;
-    std::function<size_t()> exclusiveSlices_;
+    std::function<core::AssignmentCounts()> cpuAssignments_;
 };
 
 }  // namespace resized::service

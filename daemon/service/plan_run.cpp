@@ -174,6 +174,12 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
             return;
         }
         assessments.back().question.reason = plan.disruptionReason;
+        // A bubble takes the cgroups inside its pod along (CpuManager::
+        // changesFor), which a plan's one change per workload does not.
+        if (target.parsed.kind == core::WorkloadKind::Pod && plan.changes[index].resources.exclusiveCpus &&
+            !assessments.back().question.infeasible)
+            assessments.back().question.infeasible =
+                "CPU manager: a pod's bubble is changed alone (UpdateResources), not in a plan";
         if (assessments.back().desired.exclusiveCpus.value_or(0) > 0)
             sliced.merge(core::CpuSet(assessments.back().desired.allowedCpus.value_or(core::CpuSet{})));
         questions.push_back(assessments.back().question);
@@ -216,7 +222,7 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     for (const size_t index : order) {
         const Target& target = targets[index];
         const Assessment& assessment = assessments[index];
-        const core::Resources request = placed(assessment.desired, assessment.request);
+        const core::Resources request = placed(assessment.desired, assessment.request, records[index].pod);
         store::WorkloadRecord& record = records[index];
         const core::Resources previousDesired = record.desired;
         transition::bind(record, *target.instance);

@@ -151,7 +151,8 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
     // The keys without a desired value count what the cgroup holds now: a
     // re-created container may have been created with other limits.
     record->allocated = core::allocationOf(actual.overlaidWith(record->desired));
-    const core::Resources wanted = host_.placed(record->desired, record->actuated.overlaidWith(record->desired));
+    const core::Resources wanted =
+        host_.placed(record->desired, record->actuated.overlaidWith(record->desired), record->pod);
     auto& backend = drivers_.forCgroup(record->cgroupPath);
     if (core::matches(cgroup::asBackendReads(backend, record->cgroupPath, wanted), actual)) {
         if (record->updateState == core::UpdateState::Pending)

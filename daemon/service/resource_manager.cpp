@@ -146,19 +146,27 @@ void ResourceManager::start()
     resynchroniseNow();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });
     budgetClock_.rearm();
-    giveBackSlicesWithoutStaticPolicy();
+    giveBackSlicesThePolicyNoLongerGives();
 }
 
 // Switching the policy from static to none is a clean transition, not a
 // refusal to start (as kubelet's is): every slice goes back to the shared
-// pool, its holder keeping its other limits.
-void ResourceManager::giveBackSlicesWithoutStaticPolicy()
+// pool, its holder keeping its other limits. So does every pod's bubble
+// when the scope is no longer "pod"; its members' slices stay theirs.
+void ResourceManager::giveBackSlicesThePolicyNoLongerGives()
 {
-    if (cpuManager_.policy() == core::CpuManagerPolicy::Static)
+    const bool staticPolicy = cpuManager_.policy() == core::CpuManagerPolicy::Static;
+    if (staticPolicy && settings_.cpuManager.scope == core::TopologyScope::Pod)
         return;
     for (const auto& held : store_.heldSlices()) {
         const std::string& name = held.first;
-        spdlog::info("{}: the CPU manager's policy is none; giving back its exclusive CPUs {}", name,
+        const bool bubble = core::parseWorkloadName(name).value_or(core::WorkloadName{}).kind ==
+                            core::WorkloadKind::Pod;
+        if (staticPolicy && !bubble)
+            continue;
+        spdlog::info("{}: {}; giving back its exclusive CPUs {}", name,
+                     staticPolicy ? "the CPU manager's scope is container: pods hold no bubble"
+                                  : "the CPU manager's policy is none",
                      core::formatCpuSet(held.second.cpus));
         update(name, core::Resources{.exclusiveCpus = 0}, UpdateOptions{}, Actor::reconcile(),
                [name](const UpdateResult& result) { logFailedBackgroundUpdate(name, result); });
@@ -241,7 +249,8 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
                                                     const core::CpuSet& sliced)
 {
     Assessment assessment;
-    auto expanded = cpuManager_.expand(target.name, target.parsed.kind, request, record.desired, sliced);
+    const std::string pod = target.instance ? target.instance->pod : record.pod;
+    auto expanded = cpuManager_.expand({target.name, target.parsed.kind, pod}, request, record.desired, sliced);
     assessment.request = std::move(expanded.request);
     assessment.grantedCpus = std::move(expanded.granted);
     assessment.question.infeasible = std::move(expanded.refusal);
@@ -257,7 +266,7 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
     AdmissionQuestion& question = assessment.question;
     question.workload = target.name;
     question.kind = target.parsed.kind;
-    question.pod = target.instance ? target.instance->pod : record.pod;
+    question.pod = pod;
     if (record.holdsAllocation) {
         question.held = record.allocated;
     } else if (target.hasCgroup()) {
@@ -493,9 +502,9 @@ void ResourceManager::startExecution(const std::string& name, std::unique_ptr<In
     InFlight& inFlight = *update;
     const std::string cgroupPath = inFlight.record.cgroupPath;
     // What is written is what the record says was written (actuated).
-    inFlight.request = placed(inFlight.record.desired, inFlight.request);
+    inFlight.request = placed(inFlight.record.desired, inFlight.request, inFlight.record.pod);
     inFlight.execution = std::make_unique<Execution>(
-        loop_, std::vector<CgroupChange>{{&drivers_.forCgroup(cgroupPath), cgroupPath, inFlight.request}}, options,
+        loop_, cpuManager_.changesFor(inFlight.record, inFlight.request), options,
         [this, name](Execution&) { finishUpdate(name); }, &peerCalls_);
     inFlight_.emplace(name, std::move(update));
     inFlight.execution->start();
@@ -511,7 +520,7 @@ void ResourceManager::finishUpdate(const std::string& name)
     try {
         actual = readActual(record.cgroupPath);
     } catch (const cgroup::CgroupError&) {
-        actual = record.actual.overlaidWith(execution.actual(0));
+        actual = record.actual.overlaidWith(execution.actualOf(record.cgroupPath));
     }
     if (applied) {
         transition::applied(record, update.request, actual, nowUsec());

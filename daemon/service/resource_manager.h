@@ -167,6 +167,7 @@ public:
     bool runtimeConnected() const { return runtimeConnected_; }
     const NodeInfo& node() const { return node_; }
     CpuPools cpuPools() const { return cpuManager_.pools(); }
+    core::AssignmentCounts cpuAssignments() const { return cpuManager_.assignmentCounts(); }
 
 private:
     // A workload as resolved for one call: what its source says and what the
@@ -293,12 +294,13 @@ private:
     void repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor) override;
     void readmit(const store::WorkloadRecord& record, const Instance& instance) override;
     void countUnheld(const Instance& instance) override;
-    core::Resources placed(const core::Resources& desired, core::Resources write) const override
+    core::Resources placed(const core::Resources& desired, core::Resources write,
+                           const std::string& pod) const override
     {
-        return cpuManager_.placed(desired, std::move(write));
+        return cpuManager_.placed(desired, std::move(write), pod);
     }
     void keepOnSharedPool(const Instance& instance) override { cpuManager_.keepOnSharedPool(instance); }
-    void giveBackSlicesWithoutStaticPolicy();
+    void giveBackSlicesThePolicyNoLongerGives();
     // A slice was given, resized or given back: every other container's
     // cpuset is placed again and the pools announced.
     void slicesChanged();

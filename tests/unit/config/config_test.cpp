@@ -70,12 +70,14 @@ TEST_F(ConfigTest, ReadsTheCpuManager)
     EXPECT_EQ(settings.cpuManager.policy, core::CpuManagerPolicy::Static);
     EXPECT_EQ(settings.cpuManager.reserved, (core::CpuSet{0, 2}));
     EXPECT_TRUE(settings.cpuManager.slices.fullPhysicalCpusOnly);
+    EXPECT_EQ(settings.cpuManager.scope, core::TopologyScope::Container);
 
+    write(file(), "[CpuManager]\nTopologyScope=pod\n");
+    EXPECT_EQ(loadConfig(file(), {}).cpuManager.scope, core::TopologyScope::Pod);
     write(file(), "[CpuManager]\nFullPhysicalCpusOnly=off\n");
     EXPECT_FALSE(loadConfig(file(), {}).cpuManager.slices.fullPhysicalCpusOnly);
     EXPECT_EQ(loadConfig(file(), {}).cpuManager.policy, core::CpuManagerPolicy::None);
-    // Pod scope is not built: refused, not ignored.
-    for (const char* bad : {"[CpuManager]\nTopologyScope=pod\n", "[CpuManager]\nFullPhysicalCpusOnly=maybe\n",
+    for (const char* bad : {"[CpuManager]\nTopologyScope=Pod\n", "[CpuManager]\nFullPhysicalCpusOnly=maybe\n",
                             "[CpuManager]\nPolicy=Static\n", "[CpuManager]\nReservedCpus=3-1\n"}) {
         write(file(), bad);
         EXPECT_THROW(loadConfig(file(), {}), ConfigError) << bad;
