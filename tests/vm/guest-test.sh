@@ -333,6 +333,47 @@ check "FullPhysicalCpusOnly refuses half a core" refused_with ex1 1 'not a multi
 exclusive ex1 2 > /dev/null
 check "and gives a whole core" equals "$(effective_cpus ex1)" 0-1
 exclusive ex1 0 > /dev/null
+
+echo "== (j) TopologyScope=pod: a pod's bubble, its members' slices, its shared pool"
+printf '[CpuManager]\nPolicy=static\nTopologyScope=pod\n[Workloads]\nRemovedGraceSec=0\n' \
+    > /etc/resized/resized.conf
+systemctl restart resized
+podman pod create --name shop > /dev/null
+run_container cart --pod shop
+run_container till --pod shop
+infra=$(podman pod inspect shop --format '{{.InfraContainerID}}')
+pod_cgroup=$(podman pod inspect shop --format '{{.CgroupPath}}')
+pod_cgroup=/${pod_cgroup#/}
+update pod:shop 1 ExclusiveCpus t 2 0 > /dev/null
+check "a bubble of two is a whole NUMA node" equals "$(cgroup_file "$pod_cgroup" cpuset.cpus.effective)" 0-1
+check "with its memory" equals "$(cgroup_file "$pod_cgroup" cpuset.mems.effective)" 0
+check "without a CFS quota" equals "$(cgroup_file "$pod_cgroup" cpu.max)" "max 100000"
+check "ExclusiveCpuSet is the bubble" equals "$(manager_property ExclusiveCpuSet)" 's "0-1"'
+check "the rest of the node runs off it" wait_until 30 runs_on other 2-3
+exclusive cart 1 > /dev/null
+check "a member's slice comes out of the bubble" equals "$(effective_cpus cart)" 0
+check "the other member runs on the pod's shared pool" wait_until 30 runs_on till 1
+check "and so does the pod's infra container" wait_until 30 runs_on "$infra" 1
+check "a slice emptying the pod's shared pool is Infeasible" \
+    refused_with till 1 "would leave the shared pool of pod shop empty"
+update pod:shop 1 ExclusiveCpus t 3 0 > /dev/null
+check "grown, the bubble keeps its CPUs and adds one" \
+    equals "$(cgroup_file "$pod_cgroup" cpuset.cpus.effective)" 0-2
+check "and the pod's shared pool grows with it" wait_until 30 runs_on till 1-2
+check "while the member's slice stays" equals "$(effective_cpus cart)" 0
+check "and the rest of the node has what is left" wait_until 30 runs_on other 3
+check "SharedCpus is the node's shared pool" equals "$(manager_property SharedCpus)" 's "3"'
+podman restart -t 0 cart > /dev/null
+check "a member restarted gets its slice back" wait_until 60 runs_on cart 0
+check "and the bubble stayed" equals "$(cgroup_file "$pod_cgroup" cpuset.cpus.effective)" 0-2
+check "the bubble is not given back while a member holds a slice of it" \
+    refused_with pod:shop 0 "hold slices of its bubble (cart)"
+exclusive cart 0 > /dev/null
+update pod:shop 1 ExclusiveCpus t 0 0 > /dev/null
+check "given back, the pod runs on every CPU" equals "$(cgroup_file "$pod_cgroup" cpuset.cpus.effective)" 0-3
+check "and so do its members" wait_until 30 runs_on till 0-3
+check "and the rest of the node" wait_until 30 runs_on other 0-3
+podman pod rm -f -t 0 shop > /dev/null
 rm -f /etc/resized/resized.conf
 systemctl restart resized
 podman rm -f -t 0 other ex1 ex2 late > /dev/null

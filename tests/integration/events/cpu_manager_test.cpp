@@ -11,9 +11,11 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace resized::integration::events
 {
@@ -260,15 +262,131 @@ TEST_F(CpuManagerTest, SwitchedToNoPolicyTheSlicesGoBackAtStartUp)
     EXPECT_EQ(bus().managerString("CpuManagerPolicy"), "none");
 }
 
-TEST_F(CpuManagerTest, OnlyContainersAreGivenSlices)
+TEST_F(CpuManagerTest, APodHoldsNoBubbleWithTheContainerScope)
 {
     startDaemon();
     const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
 
     EXPECT_EQ(errorOf([&] { bus().update("pod:" + pod.name(), exclusiveCpus(1)); }),
-              "io.resized1.Error.Infeasible: CPU manager: exclusive CPUs are given to containers only; a pod's "
-              "would be the bubble of TopologyScope=pod, not built yet");
+              "io.resized1.Error.Infeasible: CPU manager: a pod's exclusive CPUs are a bubble for its members, which "
+              "needs [CpuManager] TopologyScope=pod; with TopologyScope=container its members take slices "
+              "themselves");
     EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
+}
+
+// TopologyScope=pod: a pod's ExclusiveCpus is a bubble. On these 2 CPUs a
+// bubble of one is all a pod can hold (the node keeps the other), so its
+// members' own slices, which would empty the pod's shared pool, are refused
+// here; the VM tier gives them out of a bubble of two.
+class PodScopeTest : public CpuManagerTest
+{
+  protected:
+    void SetUp() override
+    {
+        CpuManagerTest::SetUp();
+        if (IsSkipped())
+        {
+            return;
+        }
+        std::ofstream(daemonOptions().configFile, std::ios::app) << "TopologyScope=pod\n";
+    }
+
+    // Every cgroup inside the pod's in the cpuset hierarchy: its infra
+    // container's, its members', conmon's.
+    static std::vector<std::filesystem::path> insidePod(const ScopedPod& pod)
+    {
+        std::vector<std::filesystem::path> inside;
+        for (const auto& entry : std::filesystem::directory_iterator(
+                 std::filesystem::path("/sys/fs/cgroup/cpuset") / pod.cgroupPath().relative_path()))
+        {
+            if (entry.is_directory())
+            {
+                inside.push_back(pod.cgroupPath() / entry.path().filename());
+            }
+        }
+        return inside;
+    }
+};
+
+TEST_F(PodScopeTest, ABubbleHoldsAllInItsPodOnly)
+{
+    startDaemon();
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const std::string podWorkload = "pod:" + pod.name();
+    const ScopedContainer cart(podman(), nameFor("cart"), {"--pod", pod.name()});
+    const ScopedContainer till(podman(), nameFor("till"), {"--pod", pod.name()});
+    const auto other = runContainer("other");
+    bus().update(cart.name(), cpu(300));
+    const std::uint64_t before = bus().cpuAllocatedMillis();
+
+    const Dictionary status = bus().update(podWorkload, exclusiveCpus(1));
+    const std::string bubble = entryOf<std::string>(entryOf<Dictionary>(status, "Desired"), "AllowedCpus");
+    ASSERT_TRUE(bubble == "0" || bubble == "1") << bubble;
+    const std::string shared = bubble == "0" ? "1" : "0";
+
+    // The pod's cgroup is the bubble, without a quota, and so is every
+    // cgroup inside it (cgroup v1 refuses a parent's cpuset that a child's
+    // does not fit in); a member keeps its quota.
+    EXPECT_EQ(cpusetOf(pod.cgroupPath()), bubble);
+    EXPECT_EQ(readLimits(pod.cgroupPath())->cpuMillis, noLimit);
+    const auto inside = insidePod(pod);
+    EXPECT_GE(inside.size(), 4u) << "the infra container, cart, till and conmon";
+    for (const auto& child : inside)
+    {
+        EXPECT_EQ(cpusetOf(child), bubble) << child;
+    }
+    EXPECT_EQ(readLimits(cart.cgroupPath())->cpuMillis, 300u);
+
+    // The node allocates the bubble, the member's 300m inside it, and the
+    // rest of the node runs off it.
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before - 300 + 1000);
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), bubble);
+    EXPECT_EQ(bus().managerString("SharedCpus"), shared);
+    EXPECT_TRUE(waitForCpuset(other, shared));
+    const auto late = runContainer("late");
+    EXPECT_TRUE(waitForCpuset(late, shared));
+    const ScopedContainer newMember(podman(), nameFor("new"), {"--pod", pod.name()});
+    EXPECT_TRUE(waitForCpuset(newMember, bubble));
+
+    // Neither shared pool is ever emptied; nothing changed by a refusal.
+    EXPECT_EQ(errorOf([&] { bus().update(cart.name(), exclusiveCpus(1)); }),
+              "io.resized1.Error.Infeasible: CPU manager: a slice of 1 would leave the shared pool of pod " +
+                  pod.name() + " empty (its bubble " + bubble +
+                  ", 0 CPUs in other members' slices): its infra container and other members run there");
+    EXPECT_EQ(errorOf([&] { bus().update(podWorkload, exclusiveCpus(2)); }),
+              "io.resized1.Error.Infeasible: CPU manager: a slice of 2 would leave the shared pool empty (2 CPUs "
+              "online, 0 in other slices)");
+    EXPECT_EQ(cpusetOf(pod.cgroupPath()), bubble);
+    EXPECT_EQ(readLimits(cart.cgroupPath())->cpuMillis, 300u);
+
+    // The bubble stays while a member restarts, and across a restart of
+    // the daemon, whose first pass counts the pod's four containers on the
+    // pod's shared pool.
+    podmanOrThrow({"restart", "--time", "0", till.name()});
+    EXPECT_TRUE(waitForCpuset(till, bubble));
+    stopDaemon();
+    startDaemon();
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), bubble);
+    EXPECT_EQ(cpusetOf(pod.cgroupPath()), bubble);
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before - 300 + 1000);
+    const std::string metrics = bus().metrics();
+    EXPECT_THAT(metrics,
+                HasSubstr("resized_resource_manager_container_assignments{assignment_type=\"pod_shared\"} 4\n"));
+    EXPECT_THAT(metrics,
+                HasSubstr("resized_resource_manager_container_assignments{assignment_type=\"node_exclusive\"} 0\n"));
+
+    // Given back, the pod and all inside it run on every CPU again.
+    bus().update(podWorkload, exclusiveCpus(0));
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
+    EXPECT_EQ(cpusetOf(pod.cgroupPath()), "0-1");
+    for (const auto& child : insidePod(pod))
+    {
+        EXPECT_TRUE(waitForCpuset(child, "0-1"));
+    }
+    EXPECT_TRUE(waitForCpuset(other, "0-1"));
+    EXPECT_TRUE(waitForCpuset(late, "0-1"));
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before);
+    EXPECT_THAT(bus().metrics(), HasSubstr("\nresized_drift_total 0\n"));
 }
 
 using NoCpuManagerTest = EventsTest;
