@@ -278,10 +278,13 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
             const uid_t caller = authorization_.requireChangePermission(call);
             manager_.update(name, decodeResources(resources), decodeOptions(options), caller, std::move(done));
         },
-        [&metrics = metrics_, started, exclusive = resources.contains("ExclusiveCpus")](std::string_view outcome) {
+        [&metrics = metrics_, started, exclusive = resources.contains("ExclusiveCpus"),
+         source = core::parseWorkloadName(name).value_or(core::WorkloadName{}).kind == core::WorkloadKind::Pod
+                      ? service::ExclusiveCpusSource::Pod
+                      : service::ExclusiveCpusSource::Container](std::string_view outcome) {
             metrics.updateAnswered(outcome, std::chrono::steady_clock::now() - started);
             if (exclusive)
-                metrics.exclusiveCpusAnswered(outcome);
+                metrics.exclusiveCpusAnswered(source, outcome);
         });
 }
 

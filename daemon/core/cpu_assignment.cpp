@@ -103,6 +103,15 @@ CpuSet CpuAssignment::podShared(const std::string& pod) const
     return shared;
 }
 
+AssignmentCounts CpuAssignment::assignmentCounts() const
+{
+    AssignmentCounts counts;
+    for (const auto& [workload, slice] : slices_)
+        if (podNamed(workload).empty())
+            ++(bubbleOf(slice.pod) ? counts.podExclusive : counts.nodeExclusive);
+    return counts;
+}
+
 CpuSet CpuAssignment::takenByOthers(const SliceHolder& holder) const
 {
     const std::string ownPod = podNamed(holder.workload);

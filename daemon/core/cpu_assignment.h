@@ -1,5 +1,6 @@
 #pragma once
 
+#include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
@@ -63,6 +64,16 @@ struct SliceRequest {
     std::optional<std::string> refusal;
 };
 
+// Containers by how their CPUs are assigned, as kubelet's
+// resource_manager_container_assignments counts them.
+struct AssignmentCounts {
+    size_t nodeExclusive = 0;  // a slice from the node
+    size_t podExclusive = 0;   // a slice from their pod's bubble
+    size_t podShared = 0;      // on their pod's shared pool
+
+    bool operator==(const AssignmentCounts&) const = default;
+};
+
 // A pod's bubble (TopologyScope=pod) is the slice the pod holds; its
 // members' slices are taken out of it, and its other containers run on the
 // rest of it, the pod's shared pool. The node's shared pool is every CPU
@@ -100,6 +111,9 @@ public:
     // left there; the empty set ("all") when the pool is every CPU.
     // nullopt without the static policy: cpusets are the caller's.
     std::optional<CpuSet> sharedCpusFor(const std::optional<CpuSet>& asked, const std::string& pod = {}) const;
+
+    // The containers holding slices, node_exclusive or pod_exclusive.
+    AssignmentCounts assignmentCounts() const;
 
     // The bubble of `pod` (a Podman pod's name), if it holds one.
     const Slice* bubbleOf(const std::string& pod) const;

@@ -2,12 +2,23 @@
 
 #include <spdlog/spdlog.h>
 
+#include <filesystem>
 #include <set>
 
 #include "cgroup/limits_backend.h"
 #include "core/drift.h"
 
 namespace resized::service {
+namespace {
+
+// Podman names a container's cgroup with a leading slash, and a pod's under
+// systemd without one.
+std::string rooted(const std::string& cgroupPath)
+{
+    return cgroupPath.starts_with('/') ? cgroupPath : "/" + cgroupPath;
+}
+
+}  // namespace
 
 CpuManager::CpuManager(EventLoop& loop, store::StateStore& store, const core::CpuTopology& topology,
                        core::CpuManagerSettings settings, cgroup::DriverSelector& drivers, WorkerThread& peerCalls)
@@ -101,11 +112,12 @@ std::vector<CgroupChange> CpuManager::podChildrenPlaced(const store::WorkloadRec
     std::map<std::string, store::WorkloadRecord> managed;
     for (const auto& member : store_.podMemberAllocations(podName))
         if (auto found = store_.find(member.workload); found && found->holdsAllocation && found->desired.allowedCpus)
-            managed.emplace(found->cgroupPath, std::move(*found));
+            managed.emplace(rooted(found->cgroupPath), std::move(*found));
 
     std::vector<CgroupChange> changes;
     auto& podBackend = drivers_.forCgroup(record.cgroupPath);
-    for (const std::string& child : podBackend.childCgroups(record.cgroupPath)) {
+    for (const std::string& listed : podBackend.childCgroups(record.cgroupPath)) {
+        const std::string child = rooted(listed);
         auto& backend = drivers_.forCgroup(child);
         core::Resources target;
         if (const auto member = managed.find(child); member != managed.end()) {
@@ -155,8 +167,8 @@ void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
         // What a bubble narrowed inside a pod that is not a container
         // (conmon's cgroup) is remembered while the pod is there.
         if (instance.name.kind == core::WorkloadKind::Pod && instance.hasCgroup())
-            for (auto& child : drivers_.forCgroup(instance.cgroupPath).childCgroups(instance.cgroupPath))
-                cgroupPaths.insert(std::move(child));
+            for (const auto& child : drivers_.forCgroup(instance.cgroupPath).childCgroups(instance.cgroupPath))
+                cgroupPaths.insert(rooted(child));
     }
     store_.keepNarrowedCpusets(cgroupPaths);
 }
@@ -169,6 +181,19 @@ void CpuManager::keepOnSharedPool(const Instance& instance, std::function<void()
         return;
     }
     place(instance, assignment(), std::move(placed));
+}
+
+std::string CpuManager::bubbleHolding(const std::string& cgroupPath, const core::CpuAssignment& now)
+{
+    const std::string parent = std::filesystem::path(rooted(cgroupPath)).parent_path();
+    for (const auto& [workload, slice] : now.slices()) {
+        const auto name = core::parseWorkloadName(workload);
+        if (!name || name->kind != core::WorkloadKind::Pod)
+            continue;
+        if (const auto pod = store_.find(workload); pod && !pod->cgroupPath.empty() && rooted(pod->cgroupPath) == parent)
+            return name->name;
+    }
+    return {};
 }
 
 void CpuManager::place(const Instance& instance, const core::CpuAssignment& now, std::function<void()> placed)
@@ -199,7 +224,7 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
     const auto narrowed = store_.narrowedCpuset(cgroupPath);
     const core::CpuSet own = narrowed.value_or(current);
     core::Resources onPool;
-    onPool.allowedCpus = now.sharedCpusFor(own, instance.pod);
+    onPool.allowedCpus = now.sharedCpusFor(own, instance.pod.empty() ? bubbleHolding(cgroupPath, now) : instance.pod);
     if (core::matches(cgroup::asBackendReads(backend, cgroupPath, onPool), core::Resources{.allowedCpus = current}))
         return notPlacing();
     if (!narrowed)

@@ -87,6 +87,9 @@ private:
     // to be written.
     std::vector<CgroupChange> podChildrenPlaced(const store::WorkloadRecord& record,
                                                 const core::Resources& podWrite);
+    // The pod holding a bubble whose cgroup holds `cgroupPath`: the OCI hook
+    // knows a container by its cgroup only.
+    std::string bubbleHolding(const std::string& cgroupPath, const core::CpuAssignment& now);
     // keepOnSharedPool() with the slices as `now` has them.
     void place(const Instance& instance, const core::CpuAssignment& now, std::function<void()> placed);
 

@@ -185,14 +185,18 @@ std::string Metrics::exposition()
     out << "resized_drift_total " << drift_ << '\n';
 
     // As kubelet's resource managers name them.
+    const std::pair<const char*, const AllocationCounts&> sources[] = {{"container", containerExclusive_},
+                                                                       {"pod", podExclusive_}};
     family(out, "resized_resource_manager_allocations_total", "counter",
-           "Exclusive CPU slices given, grown or shrunk by UpdateResources.");
-    out << "resized_resource_manager_allocations_total{resource_name=\"cpu\",source=\"container\"} "
-        << exclusiveAllocations_ << '\n';
+           "Exclusive CPU slices (pod bubbles) given, grown or shrunk by UpdateResources.");
+    for (const auto& [source, counts] : sources)
+        out << "resized_resource_manager_allocations_total{resource_name=\"cpu\",source=\"" << source << "\"} "
+            << counts.allocations << '\n';
     family(out, "resized_resource_manager_allocation_errors_total", "counter",
            "UpdateResources calls asking ExclusiveCpus that were refused or failed.");
-    out << "resized_resource_manager_allocation_errors_total{resource_name=\"cpu\",source=\"container\"} "
-        << exclusiveAllocationErrors_ << '\n';
+    for (const auto& [source, counts] : sources)
+        out << "resized_resource_manager_allocation_errors_total{resource_name=\"cpu\",source=\"" << source
+            << "\"} " << counts.errors << '\n';
     family(out, "resized_resource_manager_container_assignments", "gauge",
            "Containers by how their CPUs are assigned: a slice from the node or from their pod's bubble, or "
            "their pod's shared pool (as of the last pass over the containers).");

@@ -68,6 +68,8 @@ struct PublishedRecommendation {
 // The daemon's figures in the Prometheus text format (0.0.4): the update
 // calls it answered and how long they took, drift it found, and the
 // managed workloads' usage against their limits.
+enum class ExclusiveCpusSource { Container, Pod };
+
 class Metrics {
 public:
     explicit Metrics(UsageSampler& sampler);
@@ -76,12 +78,14 @@ public:
     // its error (Infeasible, InvalidArgument, …).
     void updateAnswered(std::string_view result, std::chrono::nanoseconds took);
     void driftDetected() { ++drift_; }
-    // An UpdateResources call asking ExclusiveCpus was answered (kubelet's
-    // resource manager metrics): "success" counts an allocation, anything
-    // else an allocation error.
-    void exclusiveCpusAnswered(std::string_view result)
+    // An UpdateResources call asking ExclusiveCpus of a container or a pod
+    // (`source`, as kubelet's resource manager metrics label it) was
+    // answered: "success" counts an allocation, anything else an
+    // allocation error.
+    void exclusiveCpusAnswered(ExclusiveCpusSource source, std::string_view result)
     {
-        ++(result == "success" ? exclusiveAllocations_ : exclusiveAllocationErrors_);
+        auto& counts = source == ExclusiveCpusSource::Pod ? podExclusive_ : containerExclusive_;
+        ++(result == "success" ? counts.allocations : counts.errors);
     }
     // How containers' CPUs are assigned now, once the CPU manager runs.
     void publishCpuAssignments(std::function<core::AssignmentCounts()> counts)
@@ -105,8 +109,12 @@ private:
     double durationSum_ = 0;
     uint64_t durationCount_ = 0;
     uint64_t drift_ = 0;
-    uint64_t exclusiveAllocations_ = 0;
-    uint64_t exclusiveAllocationErrors_ = 0;
+    struct AllocationCounts {
+        uint64_t allocations = 0;
+        uint64_t errors = 0;
+    };
+    AllocationCounts containerExclusive_;
+    AllocationCounts podExclusive_;
     std::function<std::vector<PublishedRecommendation>()> recommendations_;
     std::function<core::AssignmentCounts()> cpuAssignments_;
 };

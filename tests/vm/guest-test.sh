@@ -60,6 +60,12 @@ run_container() {
         sh -c 'trap "exit 0" TERM; while :; do sleep 1; done' > /dev/null
 }
 
+# run_member NAME POD: a container in the pod (which it starts).
+run_member() {
+    podman run -d --name "$1" --pod "$2" localhost/busybox \
+        sh -c 'trap "exit 0" TERM; while :; do sleep 1; done' > /dev/null
+}
+
 echo "== guest: PID 1 $(cat /proc/1/comm), kernel $(uname -r), $(nproc) CPUs," \
     "cgroup $(stat -fc %T /sys/fs/cgroup): $(cat /sys/fs/cgroup/cgroup.controllers)"
 
@@ -339,8 +345,8 @@ printf '[CpuManager]\nPolicy=static\nTopologyScope=pod\n[Workloads]\nRemovedGrac
     > /etc/resized/resized.conf
 systemctl restart resized
 podman pod create --name shop > /dev/null
-run_container cart --pod shop
-run_container till --pod shop
+run_member cart shop
+run_member till shop
 infra=$(podman pod inspect shop --format '{{.InfraContainerID}}')
 pod_cgroup=$(podman pod inspect shop --format '{{.CgroupPath}}')
 pod_cgroup=/${pod_cgroup#/}
@@ -354,6 +360,8 @@ exclusive cart 1 > /dev/null
 check "a member's slice comes out of the bubble" equals "$(effective_cpus cart)" 0
 check "the other member runs on the pod's shared pool" wait_until 30 runs_on till 1
 check "and so does the pod's infra container" wait_until 30 runs_on "$infra" 1
+run_member joined shop
+check "and a member started after" wait_until 30 runs_on joined 1
 check "a slice emptying the pod's shared pool is Infeasible" \
     refused_with till 1 "would leave the shared pool of pod shop empty"
 update pod:shop 1 ExclusiveCpus t 3 0 > /dev/null
@@ -372,6 +380,7 @@ exclusive cart 0 > /dev/null
 update pod:shop 1 ExclusiveCpus t 0 0 > /dev/null
 check "given back, the pod runs on every CPU" equals "$(cgroup_file "$pod_cgroup" cpuset.cpus.effective)" 0-3
 check "and so do its members" wait_until 30 runs_on till 0-3
+check "all of them" wait_until 30 runs_on joined 0-3
 check "and the rest of the node" wait_until 30 runs_on other 0-3
 podman pod rm -f -t 0 shop > /dev/null
 rm -f /etc/resized/resized.conf
