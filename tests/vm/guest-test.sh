@@ -362,6 +362,13 @@ check "the other member runs on the pod's shared pool" wait_until 30 runs_on til
 check "and so does the pod's infra container" wait_until 30 runs_on "$infra" 1
 run_member joined shop
 check "and a member started after" wait_until 30 runs_on joined 1
+# For the record, as the cgroup files have it.
+show_cpus() {
+    echo "  cpuset.cpus.effective: pod $(cgroup_file "$pod_cgroup" cpuset.cpus.effective)," \
+        "cart $(effective_cpus cart), till $(effective_cpus till), joined $(effective_cpus joined)," \
+        "infra $(effective_cpus "$infra"), other $(effective_cpus other)"
+}
+show_cpus
 check "a slice emptying the pod's shared pool is Infeasible" \
     refused_with till 1 "would leave the shared pool of pod shop empty"
 update pod:shop 1 ExclusiveCpus t 3 0 > /dev/null
@@ -371,6 +378,7 @@ check "and the pod's shared pool grows with it" wait_until 30 runs_on till 1-2
 check "while the member's slice stays" equals "$(effective_cpus cart)" 0
 check "and the rest of the node has what is left" wait_until 30 runs_on other 3
 check "SharedCpus is the node's shared pool" equals "$(manager_property SharedCpus)" 's "3"'
+show_cpus
 podman restart -t 0 cart > /dev/null
 check "a member restarted gets its slice back" wait_until 60 runs_on cart 0
 check "and the bubble stayed" equals "$(cgroup_file "$pod_cgroup" cpuset.cpus.effective)" 0-2

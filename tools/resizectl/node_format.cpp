@@ -1,5 +1,6 @@
 #include "node_format.h"
 
+#include <algorithm>
 #include <cstdint>
 
 #include "core/quantity.h"
@@ -66,7 +67,8 @@ std::vector<HeldSlice> slicesOf(const std::vector<Dictionary>& statuses)
         const auto desired = find<Dictionary>(status, "Desired");
         if (!desired || find<uint64_t>(*desired, "ExclusiveCpus").value_or(0) == 0)
             continue;
-        slices.push_back({lookup<std::string>(status, "Workload", "?"), lookup<std::string>(*desired, "AllowedCpus", "?")});
+        slices.push_back({lookup<std::string>(status, "Workload", "?"),
+                          lookup<std::string>(*desired, "AllowedCpus", "?"), lookup<std::string>(status, "Pod", "")});
     }
     return slices;
 }
@@ -83,8 +85,19 @@ std::string formatNode(const Dictionary& properties, const std::vector<HeldSlice
     out += "   Shared CPUs: " + formatCpuList(properties, "SharedCpus") + '\n';
     out += " Reserved CPUs: " + formatCpuList(properties, "ReservedCpus") + '\n';
     out += "Exclusive CPUs: " + formatCpuList(properties, "ExclusiveCpuSet") + '\n';
-    for (const auto& slice : slices)
-        out += "                " + slice.cpus + ' ' + slice.workload + '\n';
+    const auto holdsBubble = [&slices](const std::string& pod) {
+        return !pod.empty() && std::any_of(slices.begin(), slices.end(),
+                                           [&pod](const HeldSlice& slice) { return slice.workload == "pod:" + pod; });
+    };
+    for (const auto& slice : slices) {
+        if (holdsBubble(slice.pod))
+            continue;
+        const bool bubble = slice.workload.starts_with("pod:");
+        out += "                " + slice.cpus + ' ' + slice.workload + (bubble ? " (bubble)" : "") + '\n';
+        for (const auto& member : slices)
+            if (bubble && "pod:" + member.pod == slice.workload)
+                out += "                  " + member.cpus + ' ' + member.workload + '\n';
+    }
     out += '\n';
 
     Table table({"RESOURCE", "CAPACITY", "ALLOCATED", "RESERVED", "AVAILABLE"});

@@ -63,7 +63,7 @@ constexpr std::array kResourceOptions{
     ResourceOption{"--exclusive-cpus", "N", "a whole number",
                    "Whole CPUs for this workload alone, without a quota, under the CPU manager's static "
                    "policy; 0 gives them back to the shared pool. As kubelet gives a Guaranteed container "
-                   "integer CPUs",
+                   "integer CPUs; on pod:NAME (TopologyScope=pod), a bubble for its members",
                    readInto<&Resources::exclusiveCpus, parseUnsignedArgument>},
 };
 

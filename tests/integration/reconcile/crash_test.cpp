@@ -5,6 +5,8 @@
 
 #include "reconcile_test.h"
 
+#include "support/cgroup_v1.h"
+#include "support/scoped_pod.h"
 #include "support/wait.h"
 
 #include <gtest/gtest.h>
@@ -167,6 +169,48 @@ TEST_P(CrashTest, ASliceIsGivenWhollyOrNotAtAll)
         EXPECT_EQ(entryOf<std::string>(manager, "ExclusiveCpuSet"), "");
         EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 0u);
     }
+}
+
+// A pod's bubble (TopologyScope=pod) moves the pod's cgroup and every cgroup
+// inside it in one change: after the restart all of them run on the bubble
+// or none does.
+TEST_P(CrashTest, ABubbleTakesThePodAlongWhollyOrNotAtAll)
+{
+    std::string online;
+    std::getline(std::ifstream("/sys/devices/system/cpu/online"), online);
+    if (online != "0-1")
+    {
+        GTEST_SKIP() << "written for the 2 CPUs of the test machines, this one has " << online;
+    }
+    writeConfig("[Node]\nReservedCPU=0\n[Sync]\nIntervalSec=3600\n[CpuManager]\nPolicy=static\nTopologyScope=pod\n");
+    startDaemon();
+    // A pod's name is its hostname: the test's label would be too long.
+    const ScopedPod pod(podman(), std::string("bubble-") + GetParam().name, ScopedPod::Infra::with);
+    const auto member = runContainer("m", {"--pod", pod.name()});
+    crashWhileUpdating("pod:" + pod.name(), ResourceValues{.exclusiveCpus = 1}.toDictionary());
+    startDaemon();
+
+    const auto status = client().getResourceStatus("pod:" + pod.name());
+    const std::string podCpus = CgroupV1(pod.cgroupPath()).read("cpuset", "cpuset.cpus");
+    EXPECT_EQ(entryOf<std::string>(status, "SyncState"), "synchronized");
+    EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0u);
+    EXPECT_EQ(entryOf<std::string>(client().managerProperties(), "ExclusiveCpuSet"),
+              GetParam().outcome == Outcome::Completed ? podCpus : "");
+    if (GetParam().outcome == Outcome::Completed)
+    {
+        EXPECT_TRUE(podCpus == "0" || podCpus == "1") << podCpus;
+        EXPECT_EQ(desiredOf(status).exclusiveCpus, 1u);
+        EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 1000u);
+    }
+    else
+    {
+        EXPECT_EQ(podCpus, "0-1");
+        EXPECT_EQ(desiredOf(status).exclusiveCpus, std::nullopt);
+    }
+    // Its member (and the infra container and conmon) with it: the first
+    // pass of the restarted daemon gives back what an undone bubble took.
+    EXPECT_TRUE(waitUntil([&] { return limitsOf(member).cpus == podCpus; }, backgroundTimeout))
+        << limitsOf(member) << ", the pod " << podCpus;
 }
 
 INSTANTIATE_TEST_SUITE_P(Failpoints, CrashTest,

@@ -423,7 +423,7 @@ TEST(Node, ShowsEachExclusiveSliceUnderItsHolder)
         {"NumaNodes", sdbus::Variant(uint32_t{2})},
         {"SharedCpus", sdbus::Variant(std::string("0-1,4-7"))},
         {"ReservedCpus", sdbus::Variant(std::string("0"))},
-        {"ExclusiveCpuSet", sdbus::Variant(std::string("2-3"))},
+        {"ExclusiveCpuSet", sdbus::Variant(std::string("2-3,6-7"))},
     };
     const std::vector<Dictionary> statuses{
         {{"Workload", sdbus::Variant(std::string("web"))},
@@ -432,18 +432,27 @@ TEST(Node, ShowsEachExclusiveSliceUnderItsHolder)
         {{"Workload", sdbus::Variant(std::string("db"))},
          {"Desired", sdbus::Variant(Dictionary{{"ExclusiveCpus", sdbus::Variant(uint64_t{0})},
                                                {"AllowedCpus", sdbus::Variant(std::string(""))}})}},
+        {{"Workload", sdbus::Variant(std::string("cart"))},
+         {"Pod", sdbus::Variant(std::string("shop"))},
+         {"Desired", sdbus::Variant(Dictionary{{"ExclusiveCpus", sdbus::Variant(uint64_t{1})},
+                                               {"AllowedCpus", sdbus::Variant(std::string("6"))}})}},
         {{"Workload", sdbus::Variant(std::string("batch"))},
          {"Desired", sdbus::Variant(Dictionary{{"ExclusiveCpus", sdbus::Variant(uint64_t{1})},
                                                {"AllowedCpus", sdbus::Variant(std::string("3"))}})}},
+        {{"Workload", sdbus::Variant(std::string("pod:shop"))},
+         {"Desired", sdbus::Variant(Dictionary{{"ExclusiveCpus", sdbus::Variant(uint64_t{2})},
+                                               {"AllowedCpus", sdbus::Variant(std::string("6-7"))}})}},
     };
     const std::string text = formatNode(properties, slicesOf(statuses), false);
     EXPECT_NE(text.find("   CPU manager: policy static\n"
                         "    NUMA nodes: 2\n"
                         "   Shared CPUs: 0-1,4-7\n"
                         " Reserved CPUs: 0\n"
-                        "Exclusive CPUs: 2-3\n"
+                        "Exclusive CPUs: 2-3,6-7\n"
                         "                2 web\n"
-                        "                3 batch\n\n"),
+                        "                3 batch\n"
+                        "                6-7 pod:shop (bubble)\n"
+                        "                  6 cart\n\n"),
               std::string::npos)
         << text;
 }
