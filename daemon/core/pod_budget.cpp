@@ -39,4 +39,15 @@ std::optional<AdmissionDecision> refuseOutsidePod(const std::string& pod, const 
     return std::nullopt;
 }
 
+std::optional<AdmissionDecision> refuseSlicesOutsidePod(const std::string& pod, const Amounts& podLimit,
+                                                        uint64_t slicesMillis)
+{
+    if (podLimit.cpuMillis == 0 || slicesMillis <= podLimit.cpuMillis)
+        return std::nullopt;
+    return AdmissionDecision{Verdict::Infeasible, {},
+                             "pod " + pod + ": its members' exclusive CPUs, " + formatCpuMillis(slicesMillis) +
+                                 " CPU in all, are more than the pod's " + formatCpuMillis(podLimit.cpuMillis) +
+                                 " CPU"};
+}
+
 }  // namespace resized::core

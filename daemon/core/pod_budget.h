@@ -32,4 +32,11 @@ struct PodMemberLimit {
 std::optional<AdmissionDecision> refuseOutsidePod(const std::string& pod, const Amounts& podLimit,
                                                   const std::vector<PodMemberLimit>& members);
 
+// Exclusive CPUs are never shared, so a pod's CPU limit caps the sum of its
+// members' slices (TopologyScope=container) and not each alone, as it caps
+// their limits: an Infeasible decision when `slicesMillis`, that sum, is
+// more than the limit; nullopt otherwise or without one.
+std::optional<AdmissionDecision> refuseSlicesOutsidePod(const std::string& pod, const Amounts& podLimit,
+                                                        uint64_t slicesMillis);
+
 }  // namespace resized::core

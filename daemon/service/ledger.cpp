@@ -87,6 +87,15 @@ core::NodeBudget Ledger::poolBudget(const store::PoolRecord& pool)
     return {pool.cap, allocatedIn(&pool.name), store_.poolReserved(pool.name)};
 }
 
+uint64_t Ledger::memberSlicesMillis(const std::string& pod, const std::string& except)
+{
+    uint64_t millis = 0;
+    for (const auto& [workload, slice] : store_.heldSlices())
+        if (slice.pod == pod && workload != except)
+            millis += slice.cpus.size() * 1000;
+    return millis;
+}
+
 std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion& question,
                                                                const PlannedPods& planned)
 {
@@ -120,6 +129,8 @@ std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion&
                     after.push_back({member, limit});
         if (auto refusal = core::refuseOutsidePod(pod, question.wanted, after))
             return refusal;
+        if (auto refusal = core::refuseSlicesOutsidePod(pod, question.wanted, memberSlicesMillis(pod, {})))
+            return refusal;
         const auto sum = [](const std::vector<core::PodMemberLimit>& members) {
             core::Amounts total;
             for (const auto& member : members)
@@ -144,6 +155,11 @@ std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion&
         return std::nullopt;
     if (auto refusal = core::refuseOutsidePod(question.pod, *podLimit, {{question.workload, question.wanted}}))
         return refusal;
+    if (question.exclusiveCpus)
+        if (auto refusal = core::refuseSlicesOutsidePod(
+                question.pod, *podLimit,
+                question.wanted.cpuMillis + memberSlicesMillis(question.pod, question.workload)))
+            return refusal;
     // The pod's own change in the same plan counts this member, before and
     // after; otherwise it counts what its pod does not cover.
     question.held = podChangesToo ? core::Amounts{} : core::outsidePodLimit(question.held, *podLimit);

@@ -38,6 +38,8 @@ struct AdmissionQuestion {
     bool disruption = false;
     core::DisruptionReason reason = core::DisruptionReason::Manual;
     uint64_t nowUsec = 0;
+    // Whether `wanted` holds an exclusive slice (ExclusiveCpus).
+    bool exclusiveCpus = false;
     // Why the change cannot be made whatever the budgets hold (the CPU
     // manager's refusal); nullopt when it can.
     std::optional<std::string> infeasible{};
@@ -124,6 +126,8 @@ private:
     // node and the pool count (a member: nothing its pod covers; a pod: its
     // limit in place of its members' sum), with what `planned` changes.
     std::optional<core::AdmissionDecision> assessPodLevel(AdmissionQuestion& question, const PlannedPods& planned);
+    // The CPU the slices of `pod`'s members hold, `except`'s aside.
+    uint64_t memberSlicesMillis(const std::string& pod, const std::string& except);
     // The limits of the pods, held or unheld, by pod name: their members'
     // limits of the same resources are inside.
     std::map<std::string, core::Amounts> podLimits();

@@ -276,6 +276,7 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
         unheld_.count(*target.instance, question.held);
     }
     question.wanted = core::allocationOf(assessment.baseline.overlaidWith(assessment.desired));
+    question.exclusiveCpus = assessment.desired.exclusiveCpus.value_or(0) > 0;
     question.disruption = core::isDisruption(assessment.baseline, assessment.baseline.overlaidWith(assessment.desired));
     question.reason = disruptionReasonOf(actor);
     question.nowUsec = nowUsec();

@@ -46,6 +46,15 @@ protected:
         store_.save(record);
     }
 
+    // A member holding an exclusive slice of these CPUs.
+    void rememberSlice(const std::string& name, const std::string& pod, const core::CpuSet& cpus)
+    {
+        rememberMember(name, pod, {cpus.size() * 1000, 0});
+        auto record = *store_.find(name);
+        record.desired = {.cpuMillis = core::kUnlimited, .allowedCpus = cpus, .exclusiveCpus = cpus.size()};
+        store_.save(record);
+    }
+
     // An update in flight; its workload is known to the store first.
     int64_t reserve(const std::string& name, Amounts amounts)
     {
@@ -472,6 +481,35 @@ TEST_F(LedgerTest, APodsLimitBelowAMembersIsInfeasibleAndNamesTheMember)
     EXPECT_EQ(ledger_.assess(lower).verdict, Verdict::Admitted);
     lower.wanted = {600, 0};
     EXPECT_EQ(ledger_.assess(lower).reason, "pod shop: cart's limit of 1500m CPU is more than the pod's 600m CPU");
+}
+
+// Exclusive CPUs are never shared: with the container scope, a pod's CPU
+// limit caps the sum of its members' slices, not each alone.
+TEST_F(LedgerTest, APodsCpuLimitCapsTheSumOfItsMembersSlices)
+{
+    rememberPod("shop", {1500, 0});
+    rememberSlice("cart", "shop", {0});
+    auto slice = question({}, {1000, 0});
+    slice.workload = "till";
+    slice.pod = "shop";
+    slice.exclusiveCpus = true;
+
+    auto decision = ledger_.assess(slice);
+    EXPECT_EQ(decision.verdict, Verdict::Infeasible);
+    EXPECT_EQ(decision.reason,
+              "pod shop: its members' exclusive CPUs, 2 CPU in all, are more than the pod's 1500m CPU");
+    // The same limit as a quota shares the pod's CPU: each fits.
+    slice.exclusiveCpus = false;
+    EXPECT_EQ(ledger_.assess(slice).verdict, Verdict::Admitted);
+
+    rememberSlice("till", "shop", {1});
+    auto lower = question({1500, 0}, {1200, 0});
+    lower.workload = "pod:shop";
+    lower.kind = core::WorkloadKind::Pod;
+    EXPECT_EQ(ledger_.assess(lower).reason,
+              "pod shop: its members' exclusive CPUs, 2 CPU in all, are more than the pod's 1200m CPU");
+    lower.wanted = {2000, 0};
+    EXPECT_EQ(ledger_.assess(lower).verdict, Verdict::Admitted);
 }
 
 // A pod taking its first limit trades its members' sum for it: the node
