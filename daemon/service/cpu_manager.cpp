@@ -213,8 +213,10 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
     const std::string cgroupPath = instance.cgroupPath;
     auto& backend = drivers_.forCgroup(cgroupPath);
     core::CpuSet current;
+    core::CpuSet parentAllows;
     try {
         current = backend.read(cgroupPath).allowedCpus.value_or(core::CpuSet{});
+        parentAllows = backend.parentCpus(cgroupPath);
     } catch (const cgroup::CgroupError& error) {
         spdlog::debug("{}: cannot read its cgroup to place it on the shared pool: {}", name, error.what());
         return notPlacing();
@@ -225,6 +227,18 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
     const core::CpuSet own = narrowed.value_or(current);
     core::Resources onPool;
     onPool.allowedCpus = now.sharedCpusFor(own, instance.pod.empty() ? bubbleHolding(cgroupPath, now) : instance.pod);
+    // Inside a parent narrower than the pool (a pod forgotten with its
+    // bubble, or given a cpuset of its own), what the parent allows of it:
+    // cgroup v1 refuses more, and the parent is not resized's to widen.
+    if (!onPool.allowedCpus->empty()) {
+        const core::CpuSet allowed = core::intersection(*onPool.allowedCpus, parentAllows);
+        if (allowed.empty()) {
+            spdlog::debug("{}: its parent cgroup allows only CPUs {}, none of the shared pool {}", name,
+                          core::formatCpuSet(parentAllows), core::formatCpuSet(*onPool.allowedCpus));
+            return notPlacing();
+        }
+        onPool.allowedCpus = allowed;
+    }
     if (core::matches(cgroup::asBackendReads(backend, cgroupPath, onPool), core::Resources{.allowedCpus = current}))
         return notPlacing();
     if (!narrowed)

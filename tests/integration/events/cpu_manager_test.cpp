@@ -389,6 +389,38 @@ TEST_F(PodScopeTest, ABubbleHoldsAllInItsPodOnly)
     EXPECT_THAT(bus().metrics(), HasSubstr("\nresized_drift_total 0\n"));
 }
 
+// Forgotten, a pod gives its bubble back to the node while its cgroup keeps
+// what it runs on (Forget leaves limits as they are): the pod's containers
+// stay inside it, where cgroup v1 keeps them, and nothing else is refused.
+TEST_F(PodScopeTest, AForgottenPodsBubbleGoesBackToTheNode)
+{
+    startDaemon();
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const ScopedContainer cart(podman(), nameFor("cart"), {"--pod", pod.name()});
+    const auto other = runContainer("other");
+    const std::uint64_t before = bus().cpuAllocatedMillis();
+    const std::string bubble = entryOf<std::string>(
+        entryOf<Dictionary>(bus().update("pod:" + pod.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    EXPECT_TRUE(waitForCpuset(other, bubble == "0" ? "1" : "0"));
+
+    bus().forget("pod:" + pod.name());
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
+    EXPECT_TRUE(waitForCpuset(other, "0-1"));
+    EXPECT_EQ(cpusetOf(pod.cgroupPath()), bubble);
+    EXPECT_EQ(cpusetOf(cart.cgroupPath()), bubble);
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before) << "a pod counts at what its cgroup holds: no quota";
+
+    // A slice of the node's now: whichever CPU it takes, the pod's
+    // containers stay inside what the pod allows, never refused a write.
+    const std::string slice = entryOf<std::string>(
+        entryOf<Dictionary>(bus().update(other.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    stopDaemon();
+    startDaemon();
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), slice);
+    EXPECT_EQ(cpusetOf(cart.cgroupPath()), bubble);
+    EXPECT_THAT(daemon().wholeLog(), testing::Not(HasSubstr("not placed on the shared pool")));
+}
+
 using NoCpuManagerTest = EventsTest;
 
 TEST_F(NoCpuManagerTest, WithoutTheStaticPolicyNoSliceIsGiven)

@@ -54,7 +54,9 @@ class DaemonProcess
     pid_t pid() const { return process_.pid(); }
 
     const DaemonOptions& options() const { return options_; }
+    // The end of the log, for a failure's message; all of it, to search.
     std::string log() const;
+    std::string wholeLog() const;
     // Waits until the daemon's debug log says it handled the start event of
     // `container`; false on timeout. Podman's events come hundreds of
     // milliseconds after the command that caused them, and nothing on the
@@ -64,8 +66,6 @@ class DaemonProcess
                            std::chrono::milliseconds timeout = std::chrono::seconds(30)) const;
 
   private:
-    std::string wholeLog() const;
-
     DaemonOptions options_;
     ChildProcess process_;
 };
