@@ -87,6 +87,19 @@ core::NodeBudget Ledger::poolBudget(const store::PoolRecord& pool)
     return {pool.cap, allocatedIn(&pool.name), store_.poolReserved(pool.name)};
 }
 
+std::vector<core::PodMemberLimit> Ledger::podMemberLimits(const std::string& pod)
+{
+    std::vector<core::PodMemberLimit> members;
+    std::set<std::string> counted;
+    for (const auto& member : store_.podMemberAllocations(pod))
+        if (counted.insert(member.workload).second)
+            members.push_back({member.workload, member.amounts});
+    for (const auto& [name, unheld] : unheld_)
+        if (unheld.pod == pod && counted.insert(name).second)
+            members.push_back({name, unheld.amounts});
+    return members;
+}
+
 uint64_t Ledger::memberSlicesMillis(const std::string& pod, const std::string& except)
 {
     uint64_t millis = 0;
@@ -117,12 +130,10 @@ std::optional<core::AdmissionDecision> Ledger::assessPodLevel(AdmissionQuestion&
             after.push_back({member, plannedLimitOf(member).value_or(limit)});
         };
         std::set<std::string> counted;
-        for (const auto& member : store_.podMemberAllocations(pod))
-            if (counted.insert(member.workload).second)
-                count(member.workload, member.amounts);
-        for (const auto& [name, unheld] : unheld_)
-            if (unheld.pod == pod && counted.insert(name).second)
-                count(name, unheld.amounts);
+        for (const auto& member : podMemberLimits(pod)) {
+            counted.insert(member.name);
+            count(member.name, member.limit);
+        }
         if (plannedMembers != planned.members.end())
             for (const auto& [member, limit] : plannedMembers->second)
                 if (!counted.contains(member))

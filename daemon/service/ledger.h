@@ -8,6 +8,7 @@
 #include "core/admission.h"
 #include "core/cpuset.h"
 #include "core/disruption.h"
+#include "core/pod_budget.h"
 #include "core/resources.h"
 #include "core/workload_name.h"
 #include "store/state_store.h"
@@ -86,6 +87,9 @@ public:
     Ledger(store::StateStore& store, core::Amounts capacity, core::CpuSet nodeCpus);
 
     core::NodeBudget budget();
+    // The limits of `pod`'s members (a Podman pod's name) as the budget
+    // counts them: the managed ones' allocations, the others' cgroups.
+    std::vector<core::PodMemberLimit> podMemberLimits(const std::string& pod);
     // The pool's budget: its cap, what its members hold and reserve, with
     // the unheld workloads that name it at what their cgroups hold, as the
     // node counts them.

@@ -38,9 +38,37 @@ Plans::Plans(EventLoop& loop, store::StateStore& store, ResourceManager& manager
     : loop_(loop), plans_(store.database()), manager_(manager)
 {
     manager_.setWaitingPlans(this);
+    manager_.setPlanRunner(this);
 }
 
-Plans::~Plans() { manager_.setWaitingPlans(nullptr); }
+Plans::~Plans()
+{
+    manager_.setPlanRunner(nullptr);
+    manager_.setWaitingPlans(nullptr);
+}
+
+void Plans::runToEnd(std::vector<store::PlanChange> changes, uint32_t callerUid, Answer<store::PlanRecord> done)
+{
+    PlanRequest request;
+    request.changes = std::move(changes);
+    // The plan runs from a timer, after this answer.
+    submit(std::move(request), callerUid,
+           [this, done = std::move(done)](Outcome<store::PlanRecord> submitted) {
+               if (const auto* error = std::get_if<ResizeError>(&submitted)) {
+                   done(*error);
+                   return;
+               }
+               awaited_.emplace(std::get<store::PlanRecord>(submitted).id, done);
+           });
+}
+
+void Plans::finished(const store::PlanRecord& plan)
+{
+    if (observer_)
+        observer_->planFinished(plan);
+    if (auto awaited = awaited_.extract(plan.id))
+        awaited.mapped()(plan);
+}
 
 void Plans::start()
 {
@@ -202,8 +230,7 @@ void Plans::ran(int64_t id, const PlanOutcome& outcome)
         plan->message = outcome.message;
         plan->finishedAtUsec = nowUsec();
     }
-    if (observer_)
-        observer_->planFinished(*plan);
+    finished(*plan);
 }
 
 void Plans::cancel(int64_t id)
@@ -221,8 +248,7 @@ void Plans::cancel(int64_t id)
     timers_.erase(id);
     waiting_.erase(id);
     spdlog::info("plan {}: cancelled", id);
-    if (observer_)
-        observer_->planFinished(plan);
+    finished(plan);
 }
 
 store::PlanRecord Plans::find(int64_t id)

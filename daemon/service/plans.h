@@ -42,7 +42,7 @@ public:
 // some time after they finished. Pending plans are scheduled again after a
 // restart; recovery has already resolved the ones a crash interrupted. A
 // plan that waits with Defer for room is the deferred queue's to offer.
-class Plans final : private WaitingPlans {
+class Plans final : private WaitingPlans, private PlanRunner {
 public:
     // A plan's object stays at least this long after it finished.
     static constexpr std::chrono::hours kFinishedKept{1};
@@ -79,6 +79,13 @@ private:
     void run(int64_t id, DeferredQueue::Next offered = {});
     void ran(int64_t id, const PlanOutcome& outcome);
 
+    // Tells whoever awaits the plan (runToEnd) how it ended.
+    void finished(const store::PlanRecord& plan);
+
+    // PlanRunner
+    void runToEnd(std::vector<store::PlanChange> changes, uint32_t callerUid,
+                  Answer<store::PlanRecord> done) override;
+
     // WaitingPlans
     std::vector<store::PlanRecord> waitingPlans() override;
     void offerPlan(int64_t id, DeferredQueue::Next next) override { run(id, std::move(next)); }
@@ -93,6 +100,8 @@ private:
     std::set<int64_t> running_;
     // Pending with Defer until capacity or a budget frees.
     std::set<int64_t> waiting_;
+    // Plans the manager runs (runToEnd), with who awaits their end.
+    std::map<int64_t, Answer<store::PlanRecord>> awaited_;
     EventSource pruneTimer_;
 };
 

@@ -37,6 +37,25 @@ ErrorCode errorOf(core::Verdict verdict)
     return ErrorCode::InsufficientResources;
 }
 
+// The error of a plan that did not succeed, as an update would have had it.
+ErrorCode errorOf(const store::PlanRecord& plan)
+{
+    switch (plan.reason) {
+    case core::PlanReason::Infeasible:
+        return ErrorCode::Infeasible;
+    case core::PlanReason::Capacity:
+        return ErrorCode::InsufficientResources;
+    case core::PlanReason::Budget:
+        return ErrorCode::BudgetExhausted;
+    case core::PlanReason::Apply:
+        return ErrorCode::ApplyFailed;
+    case core::PlanReason::Churn:
+    case core::PlanReason::None:
+        break;
+    }
+    return ErrorCode::Failed;
+}
+
 // Which disruption budgets count a lowering: the autoscaler's own, or a
 // caller's ("manual").
 core::DisruptionReason disruptionReasonOf(const Actor& actor)
@@ -400,6 +419,13 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     }
     if (decision.verdict != core::Verdict::Admitted) {
         const bool infeasible = decision.verdict == core::Verdict::Infeasible;
+        if (infeasible && queued.options.force && !queued.options.dryRun && planRunner_) {
+            if (auto changes = podLoweredWithMembers(target, assessment, queued.request); !changes.empty()) {
+                transaction.commit();
+                lowerWithMembers(target.name, std::move(changes), std::move(queued));
+                return;
+            }
+        }
         if (infeasible && target.record && !queued.options.dryRun) {
             transition::infeasible(record, decision.reason, started);
             store_.save(record);
@@ -480,6 +506,54 @@ void ResourceManager::startUpdate(Target target, Queued queued)
                        .storeBackoff = {},
                    }),
                    options);
+}
+
+// Force on a pod lowered below its members' limits: each of those members
+// lowered to the pod's new limit, then the pod; none when it is not a pod
+// or no member is over the limit.
+std::vector<store::PlanChange> ResourceManager::podLoweredWithMembers(const Target& target,
+                                                                     const Assessment& assessment,
+                                                                     const core::Resources& request)
+{
+    if (target.parsed.kind != core::WorkloadKind::Pod)
+        return {};
+    const core::Amounts& podLimit = assessment.question.wanted;
+    std::vector<store::PlanChange> changes;
+    for (const auto& member : ledger_.podMemberLimits(target.parsed.name)) {
+        core::Resources lowered;
+        if (podLimit.cpuMillis > 0 && member.limit.cpuMillis > podLimit.cpuMillis)
+            lowered.cpuMillis = podLimit.cpuMillis;
+        if (podLimit.memory > 0 && member.limit.memory > podLimit.memory)
+            lowered.memoryMax = podLimit.memory;
+        if (!lowered.empty())
+            changes.push_back({member.name, lowered});
+    }
+    if (!changes.empty())
+        changes.push_back({target.name, request});
+    return changes;
+}
+
+// The plan machinery orders the members' decreases before the pod's and
+// makes it all or nothing, durably: a plan of its own, in ListPlans too.
+void ResourceManager::lowerWithMembers(const std::string& name, std::vector<store::PlanChange> changes,
+                                       Queued queued)
+{
+    spdlog::info("{}: Force: lowering {} member(s) over its new limit with it, as one plan", name,
+                 changes.size() - 1);
+    planRunner_->runToEnd(
+        std::move(changes), queued.actor.uid,
+        [this, name, done = std::move(queued.done)](Outcome<store::PlanRecord> ran) {
+            answerWith(done, [&] {
+                const store::PlanRecord plan = valueOrThrow(std::move(ran));
+                if (plan.state != core::PlanState::Succeeded)
+                    throw ResizeError(errorOf(plan), "plan " + std::to_string(plan.id) + ", which Force made: " +
+                                                         plan.message);
+                auto record = store_.find(name);
+                if (!record)
+                    throw ResizeError(ErrorCode::NoSuchWorkload, "no workload named \"" + name + "\"");
+                return std::move(*record);
+            });
+        });
 }
 
 // Inside the admission's transaction: a restart must not reset a budget.

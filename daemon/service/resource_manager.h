@@ -78,6 +78,16 @@ using UpdateCallback = Answer<store::WorkloadRecord>;
 // (allowed, reason)
 using Verdict = std::pair<bool, std::string>;
 
+// Runs a plan of changes to the end for the manager (Plans): how Force
+// lowers a pod's members with the pod, all or nothing. `done` has the plan
+// as it ended, or the error that kept it from being one.
+class PlanRunner {
+public:
+    virtual ~PlanRunner() = default;
+    virtual void runToEnd(std::vector<store::PlanChange> changes, uint32_t callerUid,
+                          Answer<store::PlanRecord> done) = 0;
+};
+
 // The node's logic behind the D-Bus API: resolves a workload through its
 // source, admits a change through the ledger, records it, has the executor
 // apply it and commits the outcome. Waiting requests are the
@@ -126,6 +136,7 @@ public:
     // Where the plans that wait with Defer are (Plans): offered, as the
     // deferred updates are, when room may have freed.
     void setWaitingPlans(WaitingPlans* plans) { deferred_.setWaitingPlans(plans); }
+    void setPlanRunner(PlanRunner* runner) { planRunner_ = runner; }
     std::vector<store::WorkloadRecord> workloads();
     // What callers asked of `workload` ("" = of every workload) and how it
     // ended, newest first, at most `limit` entries (0: all that are kept).
@@ -284,6 +295,9 @@ private:
                      const std::string& reason, uint64_t started);
     void offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next);
     void recordDisruption(const AdmissionQuestion& question, int64_t reservationId);
+    std::vector<store::PlanChange> podLoweredWithMembers(const Target& target, const Assessment& assessment,
+                                                         const core::Resources& request);
+    void lowerWithMembers(const std::string& name, std::vector<store::PlanChange> changes, Queued queued);
 
     // ReconcilerHost
     bool busy(const std::string& name) const override
@@ -334,6 +348,7 @@ private:
     Ledger ledger_;
     Announcer announcer_;
     Reconciler reconciler_;
+    PlanRunner* planRunner_ = nullptr;
     DeferredQueue deferred_;
     // Disruption budgets free with time: what waits for one is offered again
     // then, and AllowedDisruptions announced.

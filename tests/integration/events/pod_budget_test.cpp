@@ -78,6 +78,40 @@ TEST_F(PodBudgetTest, APodsLimitCountsOnceAndHoldsItsMembers)
     EXPECT_EQ(bus().cpuAllocatedMillis(), capacity);
 }
 
+// Force lowers a pod below its members' limits by lowering those members to
+// the pod's new limit first, as one plan: all or nothing, durable, and in
+// the members' history as the plan's.
+TEST_F(PodBudgetTest, ForceLowersThePodsMembersWithIt)
+{
+    startDaemon();
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const std::string podWorkload = "pod:" + pod.name();
+    const ScopedContainer cart(podman(), nameFor("cart"), {"--pod", pod.name()});
+    const ScopedContainer till(podman(), nameFor("till"), {"--pod", pod.name()});
+    bus().update(podWorkload, cpu(1000));
+    bus().update(cart.name(), cpu(800));
+    bus().update(till.name(), cpu(300));
+    const std::uint64_t before = bus().cpuAllocatedMillis();
+
+    EXPECT_EQ(errorOf([&] { bus().update(podWorkload, cpu(500)); }),
+              infeasible + ("pod " + pod.name() + ": " + cart.name() +
+                            "'s limit of 800m CPU is more than the pod's 500m CPU"));
+    EXPECT_TRUE(waitForLimits(cart.cgroupPath(), {.cpuMillis = 800}));
+
+    const Dictionary status = bus().update(podWorkload, cpu(500), {{"Force", sdbus::Variant(true)}});
+    EXPECT_EQ(entryOf<std::uint64_t>(entryOf<Dictionary>(status, "Desired"), "CpuMillis"), 500u);
+    EXPECT_TRUE(waitForLimits(pod.cgroupPath(), {.cpuMillis = 500}));
+    EXPECT_TRUE(waitForLimits(cart.cgroupPath(), {.cpuMillis = 500}));
+    EXPECT_TRUE(waitForLimits(till.cgroupPath(), {.cpuMillis = 300}));
+    EXPECT_EQ(entryOf<std::uint64_t>(entryOf<Dictionary>(bus().resourceStatus(cart.name()), "Desired"), "CpuMillis"),
+              500u);
+    EXPECT_EQ(bus().cpuAllocatedMillis(), before - 500);
+    const auto history = bus().history(cart.name());
+    ASSERT_FALSE(history.empty());
+    EXPECT_EQ(history.front().substr(0, 5), "plan:") << history.front();
+    EXPECT_NE(history.front().find(" success"), std::string::npos) << history.front();
+}
+
 // The pod's budget over its life: stopped, it holds its limit and its
 // members stay inside; started, both get their limits back; a member
 // re-created in the pod under its name gets its own back, inside the pod's,

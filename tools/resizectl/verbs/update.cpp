@@ -66,7 +66,9 @@ void addSetVerb(CLI::App& app, VerbAction& selected)
 
     auto* options = command->add_option_group("Update options");
     options->add_flag("--dry-run", request->options.dryRun, "Decide and report, change nothing");
-    options->add_flag("--force", request->options.force, "Allow a memory limit below the current usage");
+    options->add_flag("--force", request->options.force,
+                      "Allow a memory limit below the current usage; on pod:NAME, lower its members over the new "
+                      "limit with it, as one plan");
     options->add_flag("--defer", request->options.defer,
                       "If capacity is short now, queue the change until it frees instead of failing");
     addParsedOption(*options, "--reclaim-timeout", request->options.reclaimTimeout, parseTimespan, "a time span",
