@@ -262,16 +262,29 @@ TEST_F(CpuManagerTest, SwitchedToNoPolicyTheSlicesGoBackAtStartUp)
     EXPECT_EQ(bus().managerString("CpuManagerPolicy"), "none");
 }
 
+// With the container scope a pod holds no bubble; its members take slices
+// from the node like any container, and everything else in the pod, its
+// infra container too, runs on the node's shared pool.
 TEST_F(CpuManagerTest, APodHoldsNoBubbleWithTheContainerScope)
 {
     startDaemon();
     const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const ScopedContainer cart(podman(), nameFor("cart"), {"--pod", pod.name()});
+    const ScopedContainer till(podman(), nameFor("till"), {"--pod", pod.name()});
 
     EXPECT_EQ(errorOf([&] { bus().update("pod:" + pod.name(), exclusiveCpus(1)); }),
               "io.resized1.Error.Infeasible: CPU manager: a pod's exclusive CPUs are a bubble for its members, which "
               "needs [CpuManager] TopologyScope=pod; with TopologyScope=container its members take slices "
               "themselves");
     EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
+
+    const std::string slice = entryOf<std::string>(
+        entryOf<Dictionary>(bus().update(cart.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    const std::string shared = slice == "0" ? "1" : "0";
+    EXPECT_EQ(cpusetOf(cart.cgroupPath()), slice);
+    EXPECT_TRUE(waitForCpuset(till, shared));
+    const std::string infra = podman().inspect(pod.name(), "{{.InfraContainerID}}");
+    EXPECT_TRUE(waitForCpuset(podman().cgroupPath(infra), shared)) << "the infra container";
 }
 
 // TopologyScope=pod: a pod's ExclusiveCpus is a bubble. On these 2 CPUs a
@@ -387,6 +400,30 @@ TEST_F(PodScopeTest, ABubbleHoldsAllInItsPodOnly)
     EXPECT_TRUE(waitForCpuset(late, "0-1"));
     EXPECT_EQ(bus().cpuAllocatedMillis(), before);
     EXPECT_THAT(bus().metrics(), HasSubstr("\nresized_drift_total 0\n"));
+}
+
+// Started again with the container scope, the daemon gives every bubble
+// back, as it gives slices back without the static policy: the pod and
+// everything in it run on every CPU again.
+TEST_F(PodScopeTest, TheContainerScopeGivesBubblesBack)
+{
+    startDaemon();
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const ScopedContainer cart(podman(), nameFor("cart"), {"--pod", pod.name()});
+    const std::string bubble = entryOf<std::string>(
+        entryOf<Dictionary>(bus().update("pod:" + pod.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    ASSERT_EQ(cpusetOf(cart.cgroupPath()), bubble);
+    stopDaemon();
+
+    std::ofstream(daemonOptions().configFile) << "[Sync]\nIntervalSec=3600\n[CpuManager]\nPolicy=static\n";
+    startDaemon();
+
+    EXPECT_TRUE(waitForCpuset(pod.cgroupPath(), "0-1"));
+    EXPECT_TRUE(waitForCpuset(cart, "0-1"));
+    EXPECT_TRUE(waitForSynchronized("pod:" + pod.name()));
+    EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
+    const auto desired = entryOf<Dictionary>(bus().resourceStatus("pod:" + pod.name()), "Desired");
+    EXPECT_EQ(entryOf<std::uint64_t>(desired, "ExclusiveCpus"), 0u);
 }
 
 // Forgotten, a pod gives its bubble back to the node while its cgroup keeps
