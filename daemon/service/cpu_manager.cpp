@@ -80,18 +80,17 @@ core::Resources CpuManager::placed(const core::Resources& desired, core::Resourc
 
 std::vector<CgroupChange> CpuManager::changesFor(const store::WorkloadRecord& record, const core::Resources& write)
 {
-    const core::Resources& placedWrite = write;
     auto& backend = drivers_.forCgroup(record.cgroupPath);
-    const CgroupChange own{&backend, record.cgroupPath, placedWrite};
+    const CgroupChange own{&backend, record.cgroupPath, write};
     const bool bubbleMoves = settings_.policy == core::CpuManagerPolicy::Static &&
-                             record.kind == core::WorkloadKind::Pod && placedWrite.allowedCpus &&
-                             (placedWrite.exclusiveCpus || record.desired.exclusiveCpus.value_or(0) > 0);
+                             record.kind == core::WorkloadKind::Pod && write.allowedCpus &&
+                             (write.exclusiveCpus || record.desired.exclusiveCpus.value_or(0) > 0);
     if (!bubbleMoves)
         return {own};
-    std::vector<CgroupChange> changes = podChildrenPlaced(record, placedWrite);
+    std::vector<CgroupChange> changes = podChildrenPlaced(record, write);
     // Narrowing: the children are inside the new cpuset first.
     const core::CpuSet now = backend.read(record.cgroupPath).allowedCpus.value_or(core::CpuSet{});
-    const core::CpuSet& after = *placedWrite.allowedCpus;
+    const core::CpuSet& after = *write.allowedCpus;
     const bool widens = after.empty() || (!now.empty() && core::isSubset(now, after));
     changes.insert(widens ? changes.begin() : changes.end(), own);
     return changes;
@@ -159,8 +158,8 @@ void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
     std::set<std::string> cgroupPaths;
     onPodSharedPools_ = 0;
     for (const Instance& instance : listed) {
-        if (instance.name.kind == core::WorkloadKind::Container && instance.hasCgroup() && now.bubbleOf(instance.pod) &&
-            !now.slices().contains(instance.name.canonical()))
+        if (instance.name.kind == core::WorkloadKind::Container && instance.hasCgroup() &&
+            now.bubbleOf(instance.pod) && !now.slices().contains(instance.name.canonical()))
             ++onPodSharedPools_;
         place(instance, now, {});
         cgroupPaths.insert(instance.cgroupPath);
@@ -190,7 +189,8 @@ std::string CpuManager::bubbleHolding(const std::string& cgroupPath, const core:
         const auto name = core::parseWorkloadName(workload);
         if (!name || name->kind != core::WorkloadKind::Pod)
             continue;
-        if (const auto pod = store_.find(workload); pod && !pod->cgroupPath.empty() && rooted(pod->cgroupPath) == parent)
+        const auto pod = store_.find(workload);
+        if (pod && !pod->cgroupPath.empty() && rooted(pod->cgroupPath) == parent)
             return name->name;
     }
     return {};

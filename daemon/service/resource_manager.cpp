@@ -419,7 +419,9 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     }
     if (decision.verdict != core::Verdict::Admitted) {
         const bool infeasible = decision.verdict == core::Verdict::Infeasible;
-        if (infeasible && queued.options.force && !queued.options.dryRun && planRunner_) {
+        // What the CPU manager refuses, lowering members would not help.
+        if (infeasible && queued.options.force && !queued.options.dryRun && !assessment.question.infeasible &&
+            planRunner_) {
             if (auto changes = podLoweredWithMembers(target, assessment, queued.request); !changes.empty()) {
                 transaction.commit();
                 lowerWithMembers(target.name, std::move(changes), std::move(queued));

@@ -54,7 +54,8 @@ TEST(CpuAssignment, ASlicesMemoryIsOnItsNumaNodes)
     const auto topology = test::qemuTwoNodesHT();
     const CpuAssignment assignment(topology, staticPolicy(), {});
 
-    EXPECT_EQ(outcome(assignment.expand({"web"}, {.exclusiveCpus = 2}, {})), "cpu=max cpus=0-1 exclusive-cpus=2 mems=0");
+    EXPECT_EQ(outcome(assignment.expand({"web"}, {.exclusiveCpus = 2}, {})),
+              "cpu=max cpus=0-1 exclusive-cpus=2 mems=0");
     EXPECT_EQ(outcome(assignment.expand({"web"}, {.exclusiveCpus = 3}, {})),
               "cpu=max cpus=0-2 exclusive-cpus=3 mems=0-1");
 }
@@ -207,7 +208,8 @@ TEST(CpuAssignmentPodScope, NeitherTheNodesNorThePodsSharedPoolIsEverEmptied)
 {
     const auto topology = test::qemuTwoNodesHT();
     const CpuAssignment assignment(topology, podScope(),
-                                   {{"pod:shop", {cpus("0-1"), cpus("0-1")}}, {"cart", {cpus("0"), cpus("0"), "shop"}}});
+                                   {{"pod:shop", {cpus("0-1"), cpus("0-1")}},
+                                    {"cart", {cpus("0"), cpus("0"), "shop"}}});
 
     EXPECT_EQ(outcome(assignment.expand(member("till"), {.exclusiveCpus = 1}, {})),
               "refused: CPU manager: a slice of 1 would leave the shared pool of pod shop empty (its bubble 0-1, 1 "
@@ -242,7 +244,8 @@ TEST(CpuAssignmentPodScope, ABubbleGrowsAndShrinksAroundItsMembersSlices)
     EXPECT_EQ(outcome(assignment.expand(kShop, {.exclusiveCpus = 6}, {})),
               "cpu=max cpus=0,2,4,6,8,10 exclusive-cpus=6 mems=0");
     // 0 and 6 were granted first, 8 is db's: 2 goes.
-    EXPECT_EQ(outcome(assignment.expand(kShop, {.exclusiveCpus = 3}, {})), "cpu=max cpus=0,6,8 exclusive-cpus=3 mems=0");
+    EXPECT_EQ(outcome(assignment.expand(kShop, {.exclusiveCpus = 3}, {})),
+              "cpu=max cpus=0,6,8 exclusive-cpus=3 mems=0");
     EXPECT_EQ(outcome(assignment.expand(kShop, {.exclusiveCpus = 0}, {})),
               "refused: CPU manager: members of pod shop hold slices of its bubble (db); ExclusiveCpus=0 on them "
               "gives them back first");
