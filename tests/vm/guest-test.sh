@@ -332,6 +332,15 @@ check "given back, every CPU is shared" equals "$(manager_property ExclusiveCpuS
 check "and the holder's memory is on every node again" \
     equals "$(cgroup_file "$(container_cgroup ex1)" cpuset.mems.effective)" 0-1
 check "and the others run on every CPU again" wait_until 30 runs_on other 0-3
+podman pod create --name cap > /dev/null
+run_member m1 cap
+run_member m2 cap
+update pod:cap 1 CpuMillis t 1500 0 > /dev/null
+check "a member of a pod takes a slice from the node" exclusive m1 1
+check "and its pod's CPU limit caps the sum of its members' slices" \
+    refused_with m2 1 "its members' exclusive CPUs, 2 CPU in all, are more than the pod's 1500m CPU"
+exclusive m1 0 > /dev/null
+podman pod rm -f -t 0 cap > /dev/null
 printf '[CpuManager]\nPolicy=static\nFullPhysicalCpusOnly=yes\n[Workloads]\nRemovedGraceSec=0\n' \
     > /etc/resized/resized.conf
 systemctl restart resized

@@ -6,6 +6,7 @@
 #include "events_test.h"
 #include "support/cgroup_v1.h"
 #include "support/scoped_pod.h"
+#include "support/wait.h"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -13,6 +14,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -424,6 +426,30 @@ TEST_F(PodScopeTest, TheContainerScopeGivesBubblesBack)
     EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
     const auto desired = entryOf<Dictionary>(bus().resourceStatus("pod:" + pod.name()), "Desired");
     EXPECT_EQ(entryOf<std::uint64_t>(desired, "ExclusiveCpus"), 0u);
+}
+
+// The bubble goes back to the node with the pod: removed (without a grace
+// here), the pod's CPUs are shared again and the rest of the node runs on
+// them.
+TEST_F(PodScopeTest, ARemovedPodsBubbleGoesBackToTheNode)
+{
+    std::ofstream(daemonOptions().configFile, std::ios::app) << "[Workloads]\nRemovedGraceSec=0\n";
+    startDaemon();
+    const auto other = runContainer("other");
+    std::optional<ScopedPod> pod(std::in_place, podman(), nameFor("shop"), ScopedPod::Infra::with);
+    std::optional<ScopedContainer> cart(std::in_place, podman(), nameFor("cart"),
+                                        std::vector<std::string>{"--pod", pod->name()});
+    const std::string bubble = entryOf<std::string>(
+        entryOf<Dictionary>(bus().update("pod:" + pod->name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    EXPECT_TRUE(waitForCpuset(other, bubble == "0" ? "1" : "0"));
+    const std::uint64_t allocated = bus().cpuAllocatedMillis();
+
+    cart.reset();
+    pod.reset();
+    EXPECT_TRUE(waitUntil([&] { return bus().managerString("ExclusiveCpuSet").empty(); }, reactionTimeout));
+    EXPECT_TRUE(waitForCpuset(other, "0-1"));
+    EXPECT_EQ(bus().managerString("SharedCpus"), "0-1");
+    EXPECT_EQ(bus().cpuAllocatedMillis(), allocated - 1000);
 }
 
 // Forgotten, a pod gives its bubble back to the node while its cgroup keeps
