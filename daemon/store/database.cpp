@@ -101,7 +101,15 @@ void Database::release(sqlite3_stmt* statement)
     sqlite3_finalize(statement);
 }
 
-Database::Database(const std::filesystem::path& file)
+namespace {
+
+// The daemon has one thread: a lock held by another process (an admin's
+// sqlite3, a backup) stalls the bus for as long as this.
+constexpr int kBusyTimeoutMs = 1000;
+
+}  // namespace
+
+Database::Database(const std::filesystem::path& file) : file_(file)
 {
     sqlite3* raw = nullptr;
     const int rc = sqlite3_open_v2(file.c_str(), &raw,
@@ -111,9 +119,7 @@ Database::Database(const std::filesystem::path& file)
     if (rc != SQLITE_OK)
         fail("open " + file.string());
     sqlite3_extended_result_codes(raw, 1);
-    // The daemon has one thread: a lock held by another process (an admin's
-    // sqlite3, a backup) stalls the bus for as long as this.
-    sqlite3_busy_timeout(raw, 1000);
+    sqlite3_busy_timeout(raw, kBusyTimeoutMs);
     execute("PRAGMA journal_mode=WAL");
     execute("PRAGMA synchronous=NORMAL");
     execute("PRAGMA foreign_keys=ON");
@@ -126,7 +132,7 @@ void Database::execute(std::string_view sql)
     if (sqlite3_exec(handle_.get(), statement.c_str(), nullptr, nullptr, &error) != SQLITE_OK) {
         const std::string message = error ? error : "unknown error";
         sqlite3_free(error);
-        throw StoreError("SQLite: " + message);
+        throw StoreError(describeFailure(message));
     }
 }
 
@@ -137,7 +143,16 @@ int64_t Database::changes() const { return sqlite3_changes64(handle_.get()); }
 void Database::fail(std::string_view what) const
 {
     const char* message = handle_ ? sqlite3_errmsg(handle_.get()) : "out of memory";
-    throw StoreError("SQLite: " + std::string(message) + " (" + std::string(what) + ")");
+    throw StoreError(describeFailure(message) + " (" + std::string(what) + ")");
+}
+
+std::string Database::describeFailure(std::string_view message) const
+{
+    std::string description = "SQLite: " + std::string(message);
+    if (handle_ && (sqlite3_errcode(handle_.get()) & 0xff) == SQLITE_BUSY)
+        description += ": another process has held " + file_.string() + " for over " +
+                       std::to_string(kBusyTimeoutMs) + " ms";
+    return description;
 }
 
 WriteTransaction::WriteTransaction(Database& db)

@@ -63,6 +63,11 @@ public:
 private:
     friend class Statement;
 
+    // SQLite's message for the last failure, and for a lock held by another
+    // process, who is waited for and how long: "database is locked" alone
+    // leaves an admin guessing which file.
+    std::string describeFailure(std::string_view message) const;
+
     struct Closer {
         void operator()(sqlite3* db) const;
     };
@@ -81,6 +86,7 @@ private:
     sqlite3_stmt* acquire(std::string_view sql);
     void release(sqlite3_stmt* statement);
 
+    std::filesystem::path file_;
     std::unique_ptr<sqlite3, Closer> handle_;
     // Preparing costs more than running most of the daemon's statements, and
     // the same few dozen run on every call. Declared after handle_: they are

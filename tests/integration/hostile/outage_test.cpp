@@ -150,6 +150,13 @@ TEST_F(OutageTest, LockedStateFileIsAnErrorThatChangesNothing)
         otherWriter.lockExclusively();
         EXPECT_EQ(tryUpdate(container, 400), storeFailed);
         EXPECT_EQ(desiredOf(client().getResourceStatus(container.name())).cpuMillis, 300U);
+        // The answer names the file another process holds, for the admin to find it.
+        const auto refusal = errorOf(
+            [&] { client().updateResources(container.name(), ResourceValues{.cpuMillis = 450}); });
+        ASSERT_TRUE(refusal);
+        EXPECT_NE(refusal->getMessage().find("another process has held " + stateFile().string()),
+                  std::string::npos)
+            << refusal->getMessage();
     }
 
     EXPECT_EQ(tryUpdate(container, 500), "");
