@@ -96,7 +96,7 @@ struct PodmanClient::Impl {
             if (isAmbiguousId(error) && couldBeIdPrefix(nameOrId))
                 throw AmbiguousContainer(error.message);
             // Too short to be an ID prefix: no match, however many IDs start so.
-            if (isAmbiguousId(error) || response.status == 404)
+            if (isAmbiguousId(error) || isNoSuchObject(error) || response.status == 404)
                 return std::nullopt;
             throwUnexpected(url, response);
         }

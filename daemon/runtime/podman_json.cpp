@@ -322,6 +322,11 @@ bool isAmbiguousId(const ApiError& error)
     return error.cause == "container already exists" || error.cause == "pod already exists";
 }
 
+bool isNoSuchObject(const ApiError& error)
+{
+    return error.cause == "no such container" || error.cause == "no such pod";
+}
+
 ContainerEvent parseEvent(std::string_view line)
 {
     constexpr std::string_view what = "event";

@@ -64,6 +64,10 @@ ApiError parseApiError(std::string_view body);
 // exists" (404) or "pod already exists" (500, from Podman 4.3.1): "more than
 // one result for ...".
 bool isAmbiguousId(const ApiError& error);
+// The container or pod is not there: 404 as a rule, but 500 when it goes
+// between Podman finding its name and reading it from its database ("no pod
+// with ID ... found in database: no such pod", a pod removed meanwhile).
+bool isNoSuchObject(const ApiError& error);
 
 // One line of GET /libpod/events?stream=true.
 ContainerEvent parseEvent(std::string_view line);

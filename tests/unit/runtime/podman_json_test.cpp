@@ -370,6 +370,7 @@ TEST(ParseApiError, NoSuchContainer)
 {
     auto error = parseApiError(sample("error-no-such-container.json"));
     EXPECT_FALSE(isAmbiguousId(error));
+    EXPECT_TRUE(isNoSuchObject(error));
     EXPECT_EQ(error.cause, "no such container");
 }
 
@@ -384,7 +385,17 @@ TEST(ParseApiError, NoSuchPod)
 {
     auto error = parseApiError(sample("pod-error-missing.json"));
     EXPECT_FALSE(isAmbiguousId(error));
+    EXPECT_TRUE(isNoSuchObject(error));
     EXPECT_EQ(error.cause, "no such pod");
+}
+
+// What Podman answered for a pod removed while it looked the pod up.
+TEST(ParseApiError, PodRemovedDuringTheLookUp)
+{
+    auto error = parseApiError(
+        R"({"cause":"no such pod","message":"no pod with ID 6f0c found in database: no such pod","response":500})");
+    EXPECT_TRUE(isNoSuchObject(error));
+    EXPECT_FALSE(isAmbiguousId(error));
 }
 
 TEST(ParseApiError, AnythingElseBecomesTheMessage)
@@ -392,6 +403,7 @@ TEST(ParseApiError, AnythingElseBecomesTheMessage)
     auto error = parseApiError("502 Bad Gateway");
     EXPECT_EQ(error.message, "502 Bad Gateway");
     EXPECT_FALSE(isAmbiguousId(error));
+    EXPECT_FALSE(isNoSuchObject(error));
     EXPECT_EQ(parseApiError(R"({"cause":1})").message, R"({"cause":1})");
 }
 
