@@ -62,7 +62,7 @@ void addSetSubcommand(CLI::App& autoscale, VerbAction& selected)
     auto* command = autoscale.add_subcommand(
         "set", "Scale a workload's limits to keep its usage at a target, replacing any policy it has");
     auto request = std::make_shared<SetRequest>();
-    command->add_option("workload", request->workload, "Container name or ID")->required();
+    command->add_option("workload", request->workload, kWorkloadHelp)->required();
     addAutoscaleOptions(*command, request->arguments);
     command->footer(
         "Every interval resized samples the workload's usage and recommends the limit at which\n"
@@ -87,7 +87,7 @@ void addStatusSubcommand(CLI::App& autoscale, VerbAction& selected)
     auto* command = autoscale.add_subcommand(
         "status", "Show a workload's autoscale policy, its usage, the recommendations and the last change");
     auto workload = std::make_shared<std::string>();
-    command->add_option("workload", *workload, "Container name or ID")->required();
+    command->add_option("workload", *workload, kWorkloadHelp)->required();
     command->footer("Exit status 0 with a policy; 5 when the workload has none, as for `autoscale remove`,\n"
                     "or resized does not know it. With --json, one object: Workload, and the status's\n"
                     "Autoscale and AutoscaleStatus dictionaries with their D-Bus key names.\n"
@@ -104,7 +104,7 @@ void addRemoveSubcommand(CLI::App& autoscale, VerbAction& selected)
     auto* command = autoscale.add_subcommand(
         "remove", "Stop autoscaling a workload; its limits stay as they are");
     auto workload = std::make_shared<std::string>();
-    command->add_option("workload", *workload, "Container name or ID")->required();
+    command->add_option("workload", *workload, kWorkloadHelp)->required();
     command->footer("A workload without a policy is exit status 5, as an unknown one.\n"
                     "Example:\n"
                     "  resizectl autoscale remove web");

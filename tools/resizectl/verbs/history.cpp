@@ -55,7 +55,7 @@ void addHistoryVerb(CLI::App& app, VerbAction& selected)
     auto* command = app.add_subcommand("history", "Show what callers asked of a workload, or of all, and how it ended");
     auto options = std::make_shared<HistoryOptions>();
     command->add_option("workload", options->workload,
-                        "Workload name (NAME, container:NAME, pod:NAME, unit:NAME); every workload when omitted");
+                        kWorkloadHelp + "; every workload when omitted");
     command->add_option("-n,--lines", options->lines, "At most N entries, the newest (default: all that resized keeps)")
         ->type_name("N")
         ->check(CLI::PositiveNumber);

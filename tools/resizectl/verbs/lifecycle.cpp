@@ -9,7 +9,7 @@ void addForgetVerb(CLI::App& app, VerbAction& selected)
     auto* command = app.add_subcommand(
         "forget", "Drop a workload's desired state and release its allocation; its limits stay as they are");
     auto workload = std::make_shared<std::string>();
-    command->add_option("workload", *workload, "Container name or ID")->required();
+    command->add_option("workload", *workload, kWorkloadHelp)->required();
     command->callback([&selected, workload] {
         selected = [workload](Session& session) {
             session.client().call([&](ManagerProxy& manager) { manager.Forget(*workload); });
@@ -23,7 +23,7 @@ void addReconcileVerb(CLI::App& app, VerbAction& selected)
     auto* command = app.add_subcommand(
         "reconcile", "Re-read the actual limits now and repair any drift from the desired state");
     auto workload = std::make_shared<std::string>();
-    command->add_option("workload", *workload, "Container name or ID; without one, every workload");
+    command->add_option("workload", *workload, kWorkloadHelp + "; without one, every workload");
     command->callback([&selected, workload] {
         selected = [workload](Session& session) {
             session.client().call([&](ManagerProxy& manager) { manager.Reconcile(*workload); });

@@ -72,7 +72,7 @@ void addStatusVerb(CLI::App& app, VerbAction& selected)
     auto* command = app.add_subcommand("status", "Show the desired and actual limits of workloads");
     auto workloads = std::make_shared<std::vector<std::string>>();
     command->add_option("workload", *workloads,
-                        "Container name or ID. Without one, a table of every workload resized knows; "
+                        kWorkloadHelp + ". Without one, a table of every workload resized knows; "
                         "with names, a detailed block for each");
     command->footer("Examples:\n"
                      "  resizectl status\n"

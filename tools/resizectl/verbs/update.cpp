@@ -52,7 +52,7 @@ ExitStatus validate(Session& session, const UpdateRequest& request)
 
 void addWorkloadArgument(CLI::App& command, UpdateRequest& request)
 {
-    command.add_option("workload", request.workload, "Container name or ID")->required();
+    command.add_option("workload", request.workload, kWorkloadHelp)->required();
 }
 
 }  // namespace

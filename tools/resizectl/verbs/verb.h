@@ -29,6 +29,10 @@ private:
 
 using VerbAction = std::function<ExitStatus(Session&)>;
 
+// How every verb's help names its workload argument: the kinds of design §1b.
+inline const std::string kWorkloadHelp =
+    "Workload: a container's name or ID, pod:NAME (a Podman pod), unit:NAME (a systemd unit)";
+
 // The daemon's status of `workload`; nullopt when it does not know it,
 // or no longer: a workload forgotten or gone since it was listed.
 std::optional<Dictionary> findStatus(Client& client, const std::string& workload);
