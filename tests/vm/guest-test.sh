@@ -336,7 +336,8 @@ podman pod create --name cap > /dev/null
 run_member m1 cap
 run_member m2 cap
 update pod:cap 1 CpuMillis t 1500 0 > /dev/null
-check "a member of a pod takes a slice from the node" exclusive m1 1
+exclusive m1 1 > /dev/null
+check "a member of a pod takes a slice from the node" equals "$(effective_cpus m1)" 0
 check "and its pod's CPU limit caps the sum of its members' slices" \
     refused_with m2 1 "its members' exclusive CPUs, 2 CPU in all, are more than the pod's 1500m CPU"
 exclusive m1 0 > /dev/null
