@@ -253,10 +253,10 @@ SliceRequest CpuAssignment::expandBubble(const SliceHolder& holder, const Resour
     return expanded;
 }
 
-std::optional<CpuSet> CpuAssignment::sharedCpusFor(const std::optional<CpuSet>& asked, const std::string& pod) const
+CpuSet CpuAssignment::sharedCpusFor(const std::optional<CpuSet>& asked, const std::string& pod) const
 {
     if (settings_.policy != CpuManagerPolicy::Static)
-        return std::nullopt;
+        return asked.value_or(CpuSet{});
     const bool inBubble = bubbleOf(pod) != nullptr;
     const CpuSet pool = inBubble ? podShared(pod) : shared();
     if (asked && !asked->empty()) {

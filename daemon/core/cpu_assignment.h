@@ -109,8 +109,8 @@ public:
     // unset: all CPUs) on its shared pool — its pod's, when the pod holds a
     // bubble, else the node's — or the whole pool when nothing of it is
     // left there; the empty set ("all") when the pool is every CPU.
-    // nullopt without the static policy: cpusets are the caller's.
-    std::optional<CpuSet> sharedCpusFor(const std::optional<CpuSet>& asked, const std::string& pod = {}) const;
+    // Without the static policy nothing is exclusive: what it asked for.
+    CpuSet sharedCpusFor(const std::optional<CpuSet>& asked, const std::string& pod = {}) const;
 
     // The containers holding slices, node_exclusive or pod_exclusive.
     AssignmentCounts assignmentCounts() const;

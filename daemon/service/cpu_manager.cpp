@@ -35,13 +35,18 @@ CpuManager::~CpuManager() = default;
 
 core::CpuAssignment CpuManager::assignment() const
 {
-    return core::CpuAssignment(topology_, settings_, store_.heldSlices());
+    return core::CpuAssignment(topology_, settings_, slicesInForce());
+}
+
+std::map<std::string, core::Slice> CpuManager::slicesInForce() const
+{
+    if (settings_.policy != core::CpuManagerPolicy::Static)
+        return {};
+    return store_.heldSlices();
 }
 
 CpuPools CpuManager::pools() const
 {
-    // Nothing is exclusive without the static policy, whatever slices an
-    // earlier run under it left in the store.
     if (settings_.policy != core::CpuManagerPolicy::Static)
         return {.policy = "none", .shared = topology_.cpus(), .reserved = {}, .exclusive = {}};
     const auto now = assignment();
@@ -68,13 +73,13 @@ core::SliceRequest CpuManager::expand(const core::SliceHolder& holder, const cor
     return assignment().expand(holder, request, desired, alsoTaken);
 }
 
-core::Resources CpuManager::placed(const core::Resources& desired, core::Resources write,
-                                   const std::string& pod) const
+core::Resources CpuManager::placed(const core::SliceHolder& holder, const core::Resources& desired,
+                                   core::Resources write) const
 {
     if (settings_.policy != core::CpuManagerPolicy::Static || desired.exclusiveCpus.value_or(0) > 0 ||
-        !write.allowedCpus)
+        !write.allowedCpus || holder.kind == core::WorkloadKind::Pod)
         return write;
-    write.allowedCpus = assignment().sharedCpusFor(write.allowedCpus, pod);
+    write.allowedCpus = assignment().sharedCpusFor(write.allowedCpus, holder.pod);
     return write;
 }
 
@@ -82,8 +87,9 @@ std::vector<CgroupChange> CpuManager::changesFor(const store::WorkloadRecord& re
 {
     auto& backend = drivers_.forCgroup(record.cgroupPath);
     const CgroupChange own{&backend, record.cgroupPath, write};
-    const bool bubbleMoves = settings_.policy == core::CpuManagerPolicy::Static &&
-                             record.kind == core::WorkloadKind::Pod && write.allowedCpus &&
+    // Under the policy "none" too: a bubble an earlier static run left is
+    // given back, its members with it.
+    const bool bubbleMoves = record.kind == core::WorkloadKind::Pod && write.allowedCpus &&
                              (write.exclusiveCpus || record.desired.exclusiveCpus.value_or(0) > 0);
     if (!bubbleMoves)
         return {own};
@@ -102,7 +108,7 @@ std::vector<CgroupChange> CpuManager::podChildrenPlaced(const store::WorkloadRec
     const auto pod = core::parseWorkloadName(record.name);
     const std::string podName = pod ? pod->name : std::string();
     // The slices as they will be: the pod's as its record will hold it.
-    auto slices = store_.heldSlices();
+    auto slices = slicesInForce();
     if (record.desired.exclusiveCpus.value_or(0) > 0)
         slices[record.name] = {record.desired.allowedCpus.value_or(core::CpuSet{}), record.exclusiveCpusGranted, {}};
     else
@@ -151,8 +157,6 @@ std::vector<CgroupChange> CpuManager::podChildrenPlaced(const store::WorkloadRec
 
 void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
 {
-    if (settings_.policy != core::CpuManagerPolicy::Static)
-        return;
     // One reading of the slices for the whole pass.
     const auto now = assignment();
     std::set<std::string> cgroupPaths;
@@ -174,11 +178,6 @@ void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
 
 void CpuManager::keepOnSharedPool(const Instance& instance, std::function<void()> placed)
 {
-    if (settings_.policy != core::CpuManagerPolicy::Static) {
-        if (placed)
-            placed();
-        return;
-    }
     place(instance, assignment(), std::move(placed));
 }
 
@@ -207,10 +206,16 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
         placing_.contains(instance.cgroupPath))
         return notPlacing();
     const std::string name = instance.name.canonical();
+    const std::string cgroupPath = instance.cgroupPath;
+    // A container narrowed for a slice gets back what it had when the slice
+    // goes; one never narrowed keeps its own cpuset, less the slices.
+    const auto narrowed = store_.narrowedCpuset(cgroupPath);
+    // Without the static policy only what a static run narrowed is put back.
+    if (settings_.policy != core::CpuManagerPolicy::Static && !narrowed)
+        return notPlacing();
     // Its own AllowedCpus, or its slice, are placed with its other limits.
     if (const auto record = store_.find(name); record && record->holdsAllocation && record->desired.allowedCpus)
         return notPlacing();
-    const std::string cgroupPath = instance.cgroupPath;
     auto& backend = drivers_.forCgroup(cgroupPath);
     core::CpuSet current;
     core::CpuSet parentAllows;
@@ -221,9 +226,6 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
         spdlog::debug("{}: cannot read its cgroup to place it on the shared pool: {}", name, error.what());
         return notPlacing();
     }
-    // A container narrowed for a slice gets back what it had when the slice
-    // goes; one never narrowed keeps its own cpuset, less the slices.
-    const auto narrowed = store_.narrowedCpuset(cgroupPath);
     const core::CpuSet own = narrowed.value_or(current);
     core::Resources onPool;
     onPool.allowedCpus = now.sharedCpusFor(own, instance.pod.empty() ? bubbleHolding(cgroupPath, now) : instance.pod);

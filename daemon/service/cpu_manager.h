@@ -43,7 +43,9 @@ public:
 
     core::CpuManagerPolicy policy() const { return settings_.policy; }
     // The node's CPUs as the store's slices divide them now (one query of
-    // the store).
+    // the store). Without the static policy nothing is exclusive, whatever
+    // slices an earlier run under it left in the store for start-up to give
+    // back: the shared pool is every CPU.
     core::CpuAssignment assignment() const;
     CpuPools pools() const;
     // Slices held now; pod_shared as the last pass over the containers
@@ -55,11 +57,14 @@ public:
     core::SliceRequest expand(const core::SliceHolder& holder, const core::Resources& request,
                               const core::Resources& desired, const core::CpuSet& alsoTaken) const;
 
-    // `write`, the keys to be written to a workload of `pod` ("" when none)
-    // that will have `desired` once written: a cpuset it names on its
-    // shared pool (core::CpuAssignment::sharedCpusFor), unless `desired`
-    // holds a slice. Under the policy "none", `write` as it is.
-    core::Resources placed(const core::Resources& desired, core::Resources write, const std::string& pod) const;
+    // `write`, the keys to be written to `holder` that will have `desired`
+    // once written: a cpuset it names on its shared pool
+    // (core::CpuAssignment::sharedCpusFor), unless `desired` holds a slice or
+    // a bubble. Under the policy "none", `write` as it is; so for a pod
+    // without a bubble: its cgroup runs nothing itself, and it must hold its
+    // members' slices (cgroup v1 refuses a parent narrower than a child).
+    core::Resources placed(const core::SliceHolder& holder, const core::Resources& desired,
+                           core::Resources write) const;
 
     // The cgroup changes that give `record` `write` (as placed() made it):
     // `write` itself, and for a pod whose bubble is made, resized, repaired or given
@@ -74,7 +79,8 @@ public:
     // for, or whose desired state names no AllowedCpus) on the shared pool:
     // its cgroup's cpuset less the slices, written (off the loop where the
     // backend waits for systemd) when it holds a CPU of one; what a slice
-    // took is given back when the slice goes (the store remembers it).
+    // took is given back when the slice goes (the store remembers it), or
+    // when the policy is no longer static.
     // `placed`, if any, is called once the cpuset is written, or at once
     // when there is nothing to write (or a write is under way already).
     void keepOnSharedPool(const Instance& instance, std::function<void()> placed = {});
@@ -83,6 +89,8 @@ public:
     void keepOnSharedPool(const std::vector<Instance>& listed);
 
 private:
+    // The store's slices under the static policy; none under another.
+    std::map<std::string, core::Slice> slicesInForce() const;
     // The cgroups inside pod `record`'s with `podWrite`, the pod's change,
     // to be written.
     std::vector<CgroupChange> podChildrenPlaced(const store::WorkloadRecord& record,

@@ -222,7 +222,8 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     for (const size_t index : order) {
         const Target& target = targets[index];
         const Assessment& assessment = assessments[index];
-        const core::Resources request = placed(assessment.desired, assessment.request, records[index].pod);
+        const core::Resources request = placed({target.name, target.parsed.kind, records[index].pod},
+                                               assessment.desired, assessment.request);
         store::WorkloadRecord& record = records[index];
         const core::Resources previousDesired = record.desired;
         transition::bind(record, *target.instance);

@@ -152,7 +152,8 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
     // re-created container may have been created with other limits.
     record->allocated = core::allocationOf(actual.overlaidWith(record->desired));
     const core::Resources wanted =
-        host_.placed(record->desired, record->actuated.overlaidWith(record->desired), record->pod);
+        host_.placed({record->name, record->kind, record->pod}, record->desired,
+                     record->actuated.overlaidWith(record->desired));
     auto& backend = drivers_.forCgroup(record->cgroupPath);
     if (core::matches(cgroup::asBackendReads(backend, record->cgroupPath, wanted), actual)) {
         if (record->updateState == core::UpdateState::Pending)

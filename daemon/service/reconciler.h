@@ -37,10 +37,10 @@ public:
     // A workload with a cgroup and no allocation held: counted at what its
     // cgroup holds.
     virtual void countUnheld(const Instance& instance) = 0;
-    // `write` for a workload of `pod` that will have `desired`, its cpuset
-    // placed by the CPU manager (CpuManager::placed).
-    virtual core::Resources placed(const core::Resources& desired, core::Resources write,
-                                   const std::string& pod) const = 0;
+    // `write` for `holder` that will have `desired`, its cpuset placed by
+    // the CPU manager (CpuManager::placed).
+    virtual core::Resources placed(const core::SliceHolder& holder, const core::Resources& desired,
+                                   core::Resources write) const = 0;
     // A container whose cpuset the CPU manager keeps on the shared pool.
     virtual void keepOnSharedPool(const Instance& instance) = 0;
     // The record's container is gone: release its allocation after the grace.

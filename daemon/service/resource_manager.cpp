@@ -579,7 +579,8 @@ void ResourceManager::startExecution(const std::string& name, std::unique_ptr<In
     InFlight& inFlight = *update;
     const std::string cgroupPath = inFlight.record.cgroupPath;
     // What is written is what the record says was written (actuated).
-    inFlight.request = placed(inFlight.record.desired, inFlight.request, inFlight.record.pod);
+    inFlight.request = placed({name, inFlight.record.kind, inFlight.record.pod}, inFlight.record.desired,
+                              inFlight.request);
     inFlight.execution = std::make_unique<Execution>(
         loop_, cpuManager_.changesFor(inFlight.record, inFlight.request), options,
         [this, name](Execution&) { finishUpdate(name); }, &peerCalls_);

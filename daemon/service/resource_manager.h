@@ -308,10 +308,10 @@ private:
     void repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor) override;
     void readmit(const store::WorkloadRecord& record, const Instance& instance) override;
     void countUnheld(const Instance& instance) override;
-    core::Resources placed(const core::Resources& desired, core::Resources write,
-                           const std::string& pod) const override
+    core::Resources placed(const core::SliceHolder& holder, const core::Resources& desired,
+                           core::Resources write) const override
     {
-        return cpuManager_.placed(desired, std::move(write), pod);
+        return cpuManager_.placed(holder, desired, std::move(write));
     }
     void keepOnSharedPool(const Instance& instance) override { cpuManager_.keepOnSharedPool(instance); }
     void giveBackSlicesThePolicyNoLongerGives();

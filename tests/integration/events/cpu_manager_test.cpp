@@ -248,15 +248,18 @@ TEST_F(CpuManagerTest, SwitchedToNoPolicyTheSlicesGoBackAtStartUp)
 {
     startDaemon();
     const auto web = runContainer("web");
+    const auto other = runContainer("other");
     bus().update(web.name(), {{"ExclusiveCpus", sdbus::Variant(std::uint64_t{1})},
                               {"MemoryMax", sdbus::Variant(std::uint64_t{256} << 20)}});
     ASSERT_NE(cpusetOf(web.cgroupPath()), "0-1");
+    ASSERT_TRUE(waitForCpuset(other, cpusetOf(web.cgroupPath()) == "0" ? "1" : "0"));
     stopDaemon();
 
     std::ofstream(daemonOptions().configFile) << "[Sync]\nIntervalSec=3600\n";
     startDaemon();
 
     EXPECT_TRUE(waitForCpuset(web, "0-1"));
+    EXPECT_TRUE(waitForCpuset(other, "0-1")) << "a container the slice narrowed gets its own cpuset back";
     EXPECT_TRUE(waitForSynchronized(web.name()));
     const auto desired = entryOf<Dictionary>(bus().resourceStatus(web.name()), "Desired");
     EXPECT_EQ(entryOf<std::uint64_t>(desired, "ExclusiveCpus"), 0u);
@@ -426,6 +429,44 @@ TEST_F(PodScopeTest, TheContainerScopeGivesBubblesBack)
     EXPECT_EQ(bus().managerString("ExclusiveCpuSet"), "");
     const auto desired = entryOf<Dictionary>(bus().resourceStatus("pod:" + pod.name()), "Desired");
     EXPECT_EQ(entryOf<std::uint64_t>(desired, "ExclusiveCpus"), 0u);
+
+    // The pod's desired state still names its cpuset (all CPUs): a member's
+    // slice of the node stays inside it, as cgroup v1 demands of a parent.
+    const std::string slice = entryOf<std::string>(
+        entryOf<Dictionary>(bus().update(cart.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    bus().reconcile("pod:" + pod.name());
+    EXPECT_TRUE(waitForSynchronized("pod:" + pod.name()));
+    EXPECT_EQ(cpusetOf(pod.cgroupPath()), "0-1");
+    EXPECT_EQ(cpusetOf(cart.cgroupPath()), slice);
+    EXPECT_THAT(daemon().wholeLog(), testing::Not(HasSubstr("update failed")));
+}
+
+// Started again without the static policy, a bubble goes back like a slice,
+// and the pod's containers with it: nothing keeps a cpuset the policy made.
+TEST_F(PodScopeTest, SwitchedToNoPolicyABubbleAndItsPodGoBack)
+{
+    startDaemon();
+    const ScopedPod pod(podman(), nameFor("shop"), ScopedPod::Infra::with);
+    const ScopedContainer cart(podman(), nameFor("cart"), {"--pod", pod.name()});
+    const auto other = runContainer("other");
+    const std::string bubble = entryOf<std::string>(
+        entryOf<Dictionary>(bus().update("pod:" + pod.name(), exclusiveCpus(1)), "Desired"), "AllowedCpus");
+    ASSERT_EQ(cpusetOf(cart.cgroupPath()), bubble);
+    ASSERT_TRUE(waitForCpuset(other, bubble == "0" ? "1" : "0"));
+    stopDaemon();
+
+    std::ofstream(daemonOptions().configFile) << "[Sync]\nIntervalSec=3600\n";
+    startDaemon();
+
+    EXPECT_TRUE(waitForCpuset(pod.cgroupPath(), "0-1"));
+    for (const auto& inside : insidePod(pod))
+    {
+        EXPECT_TRUE(waitForCpuset(inside, "0-1")) << inside;
+    }
+    EXPECT_TRUE(waitForCpuset(other, "0-1"));
+    EXPECT_TRUE(waitForSynchronized("pod:" + pod.name()));
+    EXPECT_EQ(bus().managerString("CpuManagerPolicy"), "none");
+    EXPECT_THAT(daemon().wholeLog(), testing::Not(HasSubstr("update failed")));
 }
 
 // The bubble goes back to the node with the pod: removed (without a grace

@@ -140,7 +140,8 @@ TEST(CpuAssignment, WithoutTheStaticPolicyNoSliceIsGivenAndCpusetsAreLeftAlone)
     EXPECT_EQ(outcome(assignment.expand({"web"}, {.exclusiveCpus = 1}, {})),
               "refused: CPU manager: the policy is \"none\": exclusive CPUs need [CpuManager] Policy=static");
     EXPECT_EQ(outcome(assignment.expand({"web"}, {.allowedCpus = cpus("1")}, {})), "cpus=1");
-    EXPECT_EQ(assignment.sharedCpusFor(cpus("1")), std::nullopt);
+    EXPECT_EQ(assignment.sharedCpusFor(cpus("1")), cpus("1"));
+    EXPECT_EQ(assignment.sharedCpusFor(std::nullopt), CpuSet{});
 }
 
 TEST(CpuAssignment, AWorkloadWithoutASliceRunsOnWhatItAskedLessTheSlices)
