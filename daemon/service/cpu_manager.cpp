@@ -58,8 +58,6 @@ CpuPools CpuManager::pools() const
 
 core::AssignmentCounts CpuManager::assignmentCounts() const
 {
-    if (settings_.policy != core::CpuManagerPolicy::Static)
-        return {};
     core::AssignmentCounts counts = assignment().assignmentCounts();
     counts.podShared = onPodSharedPools_;
     return counts;
@@ -157,6 +155,10 @@ std::vector<CgroupChange> CpuManager::podChildrenPlaced(const store::WorkloadRec
 
 void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
 {
+    // Without the static policy a pass only puts back what a static run
+    // narrowed: none at all once that is done, the default's every pass.
+    if (settings_.policy != core::CpuManagerPolicy::Static && !store_.anyNarrowedCpuset())
+        return;
     // One reading of the slices for the whole pass.
     const auto now = assignment();
     std::set<std::string> cgroupPaths;

@@ -60,7 +60,7 @@ public:
     // `write`, the keys to be written to `holder` that will have `desired`
     // once written: a cpuset it names on its shared pool
     // (core::CpuAssignment::sharedCpusFor), unless `desired` holds a slice or
-    // a bubble. Under the policy "none", `write` as it is; so for a pod
+    // a bubble. `write` as it is under the policy "none", and for a pod
     // without a bubble: its cgroup runs nothing itself, and it must hold its
     // members' slices (cgroup v1 refuses a parent narrower than a child).
     core::Resources placed(const core::SliceHolder& holder, const core::Resources& desired,

@@ -339,6 +339,12 @@ void StateStore::keepNarrowedCpusets(const std::set<std::string>& cgroupPaths)
     transaction.commit();
 }
 
+bool StateStore::anyNarrowedCpuset()
+{
+    Statement query(db_, "SELECT 1 FROM narrowed_cpusets LIMIT 1");
+    return query.step();
+}
+
 core::Amounts StateStore::reservedTotal()
 {
     return readAmounts(Statement(db_, "SELECT COALESCE(SUM(cpu_millis), 0), "

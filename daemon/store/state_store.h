@@ -188,6 +188,8 @@ public:
     // Forgets every narrowed cpuset but those of `cgroupPaths`, the
     // containers there are.
     void keepNarrowedCpusets(const std::set<std::string>& cgroupPaths);
+    // Whether any cpuset narrowed for a slice is remembered still.
+    bool anyNarrowedCpuset();
     core::Amounts reservedTotal();
 
     int64_t addReservation(const Reservation& reservation);
