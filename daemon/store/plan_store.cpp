@@ -9,7 +9,7 @@ namespace {
 
 constexpr std::string_view kColumns =
     "id, state, reason, message, changes, containers, expected_generations, disruption_reason, dry_run, defer, "
-    "caller_uid, submitted_at_usec, run_at_usec, finished_at_usec";
+    "caller_uid, submitted_at_usec, run_at_usec, finished_at_usec, force";
 
 std::string changesToJson(const std::vector<PlanChange>& changes)
 {
@@ -63,6 +63,7 @@ PlanRecord readPlan(const Statement& row)
     plan.submittedAtUsec = row.unsignedInteger(11);
     plan.runAtUsec = row.unsignedInteger(12);
     plan.finishedAtUsec = row.unsignedInteger(13);
+    plan.force = row.integer(14) != 0;
     return plan;
 }
 
@@ -71,8 +72,8 @@ PlanRecord readPlan(const Statement& row)
 int64_t PlanStore::add(const PlanRecord& plan)
 {
     Statement(db_, "INSERT INTO plans (state, reason, message, changes, containers, expected_generations, "
-                   "disruption_reason, dry_run, defer, caller_uid, submitted_at_usec, run_at_usec, finished_at_usec) "
-                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+                   "disruption_reason, dry_run, defer, caller_uid, submitted_at_usec, run_at_usec, finished_at_usec, force) "
+                   "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
         .bind(1, core::toString(plan.state))
         .bind(2, core::toString(plan.reason))
         .bind(3, plan.message)
@@ -86,6 +87,7 @@ int64_t PlanStore::add(const PlanRecord& plan)
         .bind(11, plan.submittedAtUsec)
         .bind(12, plan.runAtUsec)
         .bind(13, plan.finishedAtUsec)
+        .bind(14, int64_t{plan.force})
         .run();
     return db_.lastInsertId();
 }

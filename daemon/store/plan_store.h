@@ -37,6 +37,8 @@ struct PlanRecord {
     core::DisruptionReason disruptionReason = core::DisruptionReason::Plan;
     bool dryRun = false;
     bool defer = false;
+    // Force, passed on to every change (a pod lowered with its members).
+    bool force = false;
     uint32_t callerUid = 0;
     uint64_t submittedAtUsec = 0;
     uint64_t runAtUsec = 0;

@@ -287,7 +287,13 @@ std::vector<HeldAllocation> StateStore::podMemberAllocations(const std::string& 
 
 std::map<std::string, core::Slice> StateStore::heldSlices()
 {
+    // Held, or reserved by a change in flight (a workload that held nothing
+    // before it): a slice counts from its admission. Two queries, each on
+    // an index, rather than one OR that SQLite would scan.
     Statement query(db_, "SELECT name, desired, exclusive_cpus_granted, pod FROM workloads WHERE holds_allocation "
+                         "AND json_extract(desired, '$.ExclusiveCpus') > 0 "
+                         "UNION SELECT name, desired, exclusive_cpus_granted, pod FROM workloads "
+                         "WHERE name IN (SELECT workload FROM reservations) "
                          "AND json_extract(desired, '$.ExclusiveCpus') > 0");
     std::map<std::string, core::Slice> slices;
     while (query.step()) {
@@ -428,6 +434,11 @@ void StateStore::recordDisruption(const Disruption& disruption)
     transaction.commit();
 }
 
+void StateStore::removeDisruptionsOf(int64_t reservationId)
+{
+    Statement(db_, "DELETE FROM disruptions WHERE reservation_id = ?").bind(1, reservationId).run();
+}
+
 uint64_t StateStore::countDisruptions(const std::string& pool, const core::DisruptionBudget& budget, uint64_t nowUsec)
 {
     std::string sql = "SELECT COUNT(*) FROM disruptions d WHERE d.pool = ?";
@@ -516,6 +527,12 @@ void StateStore::deferUpdate(const DeferredUpdate& update)
 void StateStore::removeDeferred(const std::string& workload)
 {
     Statement(db_, "DELETE FROM deferred_updates WHERE workload = ?").bind(1, workload).run();
+}
+
+bool StateStore::removeDeferred(const std::string& workload, const std::string& actor)
+{
+    Statement(db_, "DELETE FROM deferred_updates WHERE workload = ? AND actor = ?").bind(1, workload).bind(2, actor).run();
+    return db_.changes() > 0;
 }
 
 std::vector<DeferredUpdate> StateStore::deferredUpdates()

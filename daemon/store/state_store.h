@@ -177,8 +177,9 @@ public:
     // The allocations the members of the pod hold.
     std::vector<HeldAllocation> podMemberAllocations(const std::string& pod);
     // The exclusive slices held (design.md §1b, CPU manager): every workload
-    // holding an allocation whose desired state has ExclusiveCpus above 0,
-    // its slice being its desired AllowedCpus.
+    // holding an allocation, or reserving one for a change in flight, whose
+    // desired state has ExclusiveCpus above 0, its slice being its desired
+    // AllowedCpus.
     std::map<std::string, core::Slice> heldSlices();
     // The cpuset a container had before the CPU manager narrowed it off a
     // slice, by cgroup path (CpuManager::keepOnSharedPool).
@@ -201,6 +202,9 @@ public:
     // Replaces any update already waiting for the same workload.
     void deferUpdate(const DeferredUpdate& update);
     void removeDeferred(const std::string& workload);
+    // Only what `actor` deferred (as DeferredUpdate::actor); whether there
+    // was any.
+    bool removeDeferred(const std::string& workload, const std::string& actor);
     // Oldest first.
     std::vector<DeferredUpdate> deferredUpdates();
 
@@ -218,6 +222,8 @@ public:
 
     // Also forgets those older than kDisruptionRetentionUsec.
     void recordDisruption(const Disruption& disruption);
+    // Forgets the disruption of a change that was undone (its reservation).
+    void removeDisruptionsOf(int64_t reservationId);
     // The pool's disruptions that `budget` counts: of its reasons, at or
     // after `nowUsec` less its period, or in flight for a period of 0.
     uint64_t countDisruptions(const std::string& pool, const core::DisruptionBudget& budget, uint64_t nowUsec);
