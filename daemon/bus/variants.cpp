@@ -230,6 +230,10 @@ Dictionary encodeStatus(const store::WorkloadRecord& record)
         {"Kind", sdbus::Variant(std::string(core::toString(record.kind)))},
         {"Pod", sdbus::Variant(record.pod)},
         {"Pool", sdbus::Variant(record.pool())},
+        // "absent": never seen running since resized knows it.
+        {"RunState", sdbus::Variant(record.runState == core::RunState::Unknown
+                                        ? std::string("absent")
+                                        : std::string(core::toString(record.runState)))},
         {"Desired", sdbus::Variant(encodeResources(record.desired))},
         {"Actual", sdbus::Variant(encodeResources(record.actual))},
         {"SyncState", sdbus::Variant(std::string(core::toString(record.syncState)))},

@@ -89,8 +89,19 @@ void Autoscaler::setPolicy(const std::string& workload, const autoscale::Policy&
     spdlog::info("{}: autoscale policy {}", workload, added ? "set" : "changed");
     if (!added)
         unschedule(entry->second);
+    // Recommending only, it changes nothing: what it asked and waits for
+    // capacity goes too.
+    if (policy.mode == autoscale::Mode::Recommend)
+        withdrawDeferred(workload, entry->second);
     schedule(workload, entry->second, std::nullopt);
     wakeForNext();
+}
+
+void Autoscaler::withdrawDeferred(const std::string& workload, Watched& watched)
+{
+    watched.deferred = {};
+    watched.deferredEvents.clear();
+    manager_.withdrawDeferred(workload, Actor::autoscale());
 }
 
 bool Autoscaler::removePolicy(const std::string& workload)
@@ -99,6 +110,7 @@ bool Autoscaler::removePolicy(const std::string& workload)
     const bool had = found != watched_.end();
     if (had) {
         unschedule(found->second);
+        withdrawDeferred(workload, found->second);
         watched_.erase(found);
     }
     std::erase_if(unwritten_, [&](const auto& unwritten) { return unwritten.workload == workload; });

@@ -119,6 +119,8 @@ private:
     // A change that waited for capacity and has run at last counts from
     // the time it ran; one that failed or gave way to another, not at all.
     void settleDeferred(const std::string& workload, Watched& watched, const store::WorkloadRecord& record);
+    // The change it waits for capacity with is not wanted any more.
+    void withdrawDeferred(const std::string& workload, Watched& watched);
     // One resource of one decision: what it reads and where it writes.
     struct Resource {
         std::string_view name;  // "cpu", "memory"

@@ -252,10 +252,11 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     plan.state = PlanState::Running;
     store::PlanStore(store_.database()).save(plan);
     transaction.commit();
+    invariants_.check("a plan's admission");
     failpoint("plan-after-reserve");
     spdlog::info("plan {}: applying {}", plan.id, describePlan(plan));
     for (const auto& item : run->items) {
-        heldByPlans_.insert(item.record.name);
+        workloads_[item.record.name].joinPlan(plan.id);
         announcer_.changed(item.record);
     }
     onRunning(plan);
@@ -265,6 +266,7 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     run->done = std::move(done);
     cgroup::ApplyOptions options;
     options.reclaimTimeout = settings_.defaultReclaimTimeout;
+    options.force = run->plan.force;
     run->execution = std::make_unique<Execution>(
         loop_, std::move(changes), options, [this, id](Execution&) { finishPlan(id); }, &peerCalls_);
     Execution& execution = *run->execution;
@@ -291,7 +293,7 @@ void ResourceManager::finishPlan(int64_t id)
             item.record.allocated = item.targetAllocation;
             item.record.holdsAllocation = true;
             unheld_.drop(item.record.name);
-            releaseTimers_.erase(item.record.name);
+            stopReleaseTimer(item.record.name);
         } else {
             transition::applyFailed(item.record, item.previousDesired, actual, run.execution->message(), finished);
         }
@@ -307,11 +309,16 @@ void ResourceManager::finishPlan(int64_t id)
         store::WriteTransaction transaction(store_.database());
         for (const auto& item : run.items)
             store_.save(item.record);
-        for (const auto& reservation : store_.reservationsOfPlan(id))
+        for (const auto& reservation : store_.reservationsOfPlan(id)) {
+            // Undone, the plan disrupted nothing: no budget pays for it.
+            if (!applied)
+                store_.removeDisruptionsOf(reservation.id);
             store_.removeReservation(reservation.id);
+        }
         store::PlanStore(store_.database()).save(run.plan);
         failpoint("plan-before-commit");
         transaction.commit();
+        invariants_.check("a plan's outcome");
     } catch (const store::StoreError& error) {
         // Undone, as a restart would undo it; if the store refuses that too,
         // the reservations stay for the next start to resolve.
@@ -330,7 +337,8 @@ void ResourceManager::finishPlan(int64_t id)
     }
 
     for (const auto& item : run.items) {
-        heldByPlans_.erase(item.record.name);
+        if (Workload* workload = workloads_.find(item.record.name))
+            workload->leavePlan();
         recordHistory(item.record.name, Actor::plan(id, run.plan.callerUid), "update",
                       item.request, applied ? "success" : std::string(toString(ErrorCode::ApplyFailed)), outcome.message, run.plan.submittedAtUsec);
         announcer_.changed(item.record);

@@ -47,10 +47,13 @@ Plans::~Plans()
     manager_.setWaitingPlans(nullptr);
 }
 
-void Plans::runToEnd(std::vector<store::PlanChange> changes, uint32_t callerUid, Answer<store::PlanRecord> done)
+void Plans::runToEnd(std::vector<store::PlanChange> changes, uint32_t callerUid, core::DisruptionReason reason,
+                     bool force, Answer<store::PlanRecord> done)
 {
     PlanRequest request;
     request.changes = std::move(changes);
+    request.reason = reason;
+    request.force = force;
     // The plan runs from a timer, after this answer.
     submit(std::move(request), callerUid,
            [this, done = std::move(done)](Outcome<store::PlanRecord> submitted) {
@@ -117,6 +120,7 @@ store::PlanRecord Plans::accept(const PlanRequest& request, uint32_t callerUid,
     plan.disruptionReason = request.reason;
     plan.dryRun = request.dryRun;
     plan.defer = request.defer;
+    plan.force = request.force;
     plan.callerUid = callerUid;
     plan.submittedAtUsec = nowUsec();
     plan.runAtUsec = plan.submittedAtUsec + (request.dryRun ? 0 : static_cast<uint64_t>(request.delay.count()));

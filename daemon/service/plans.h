@@ -23,6 +23,9 @@ struct PlanRequest {
     // By the workload's name as the caller spells it.
     std::map<std::string, uint64_t> expectedGenerations;
     bool defer = false;
+    // Only for the plans resized submits itself (Force on a pod): the D-Bus
+    // contract gives a plan no Force of its own.
+    bool force = false;
 };
 
 // Who shows the plans (the bus): each is announced when submitted, when it
@@ -83,8 +86,8 @@ private:
     void finished(const store::PlanRecord& plan);
 
     // PlanRunner
-    void runToEnd(std::vector<store::PlanChange> changes, uint32_t callerUid,
-                  Answer<store::PlanRecord> done) override;
+    void runToEnd(std::vector<store::PlanChange> changes, uint32_t callerUid, core::DisruptionReason reason,
+                  bool force, Answer<store::PlanRecord> done) override;
 
     // WaitingPlans
     std::vector<store::PlanRecord> waitingPlans() override;

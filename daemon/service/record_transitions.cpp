@@ -19,6 +19,12 @@ void bind(store::WorkloadRecord& record, const Instance& instance)
     record.removedAtUsec = 0;
 }
 
+void gone(store::WorkloadRecord& record)
+{
+    record.runState = core::RunState::Removed;
+    record.cgroupPath.clear();
+}
+
 void applying(store::WorkloadRecord& record, uint64_t nowUsec)
 {
     record.generation++;
@@ -66,6 +72,13 @@ void deferred(store::WorkloadRecord& record, const std::string& reason, uint64_t
 {
     record.updateState = core::UpdateState::Deferred;
     record.message = "waiting for capacity: " + reason;
+    record.updatedAtUsec = nowUsec;
+}
+
+void withdrawn(store::WorkloadRecord& record, const std::string& actor, uint64_t nowUsec)
+{
+    record.updateState = core::UpdateState::Failed;
+    record.message = "the change " + actor + " deferred was withdrawn before it fitted";
     record.updatedAtUsec = nowUsec;
 }
 

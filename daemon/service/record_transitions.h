@@ -15,6 +15,8 @@ namespace resized::service::transition {
 // The record follows its workload's current instance: container, pod, run
 // state and cgroup (the driver is the caller's to pick).
 void bind(store::WorkloadRecord& record, const Instance& instance);
+// Its source knows no such workload now (for a status: not saved).
+void gone(store::WorkloadRecord& record);
 // A change was admitted and its writes begin.
 void applying(store::WorkloadRecord& record, uint64_t nowUsec);
 // A change was admitted while the workload has no cgroup: its allocation
@@ -33,6 +35,9 @@ void applyFailed(store::WorkloadRecord& record, const core::Resources& previousD
                  const core::Resources& actual, const std::string& message, uint64_t nowUsec);
 // Did not fit now; waits for capacity.
 void deferred(store::WorkloadRecord& record, const std::string& reason, uint64_t nowUsec);
+// A deferred change withdrawn by who asked for it (the autoscaler, its
+// policy removed): it will not be applied.
+void withdrawn(store::WorkloadRecord& record, const std::string& actor, uint64_t nowUsec);
 // Larger than the node (or its cgroup) could ever hold; never retried.
 void infeasible(store::WorkloadRecord& record, const std::string& reason, uint64_t nowUsec);
 // The cgroup holds what resized last wrote.

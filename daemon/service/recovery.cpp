@@ -111,6 +111,9 @@ void commitSettled(store::StateStore& store, cgroup::DriverSelector& drivers, co
     for (size_t index = 0; index < found.size(); ++index) {
         if (settled[index])
             store.save(*settled[index]);
+        // Undone, the change disrupted nothing: no budget pays for it.
+        if (!finish)
+            store.removeDisruptionsOf(found[index].reservation.id);
         store.removeReservation(found[index].reservation.id);
     }
     alsoInTransaction();
@@ -165,6 +168,20 @@ void recoverInterruptedUpdates(store::StateStore& store, cgroup::DriverSelector&
     }
     for (const auto& [planId, reservations] : plans)
         resolvePlan(store, drivers, planId, reservations);
+    // A plan whose every reservation went with its workloads (a database
+    // written by an older resized, whose Forget did not wait for the plan)
+    // has nothing left to finish or undo: it ended with the crash.
+    store::PlanStore planStore(store.database());
+    for (auto plan : planStore.plans()) {
+        if (plan.state != core::PlanState::Running || plans.contains(plan.id))
+            continue;
+        plan.state = core::PlanState::Failed;
+        plan.reason = core::PlanReason::Apply;
+        plan.message = "interrupted by a restart of resized; its workloads were forgotten meanwhile";
+        plan.finishedAtUsec = nowUsec();
+        planStore.save(plan);
+        spdlog::info("plan {}: {}", plan.id, plan.message);
+    }
 }
 
 }  // namespace resized::service

@@ -152,7 +152,8 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
                  : HookPreparations::PlaceUnmanaged()),
       lifecycle_(store_, reconciler_, hooks_, events_, *this),
       peerCalls_(loop_),
-      cpuManager_(loop_, store_, node_.topology, settings_.cpuManager, drivers_, peerCalls_)
+      cpuManager_(loop_, store_, node_.topology, settings_.cpuManager, drivers_, peerCalls_),
+      invariants_(store_, ledger_.capacity(), settings_.cpuManager.reserved)
 {
 }
 
@@ -161,6 +162,7 @@ ResourceManager::~ResourceManager() = default;
 void ResourceManager::start()
 {
     recoverInterruptedUpdates(store_, drivers_);
+    invariants_.check("the recovery at start-up");
     // Before the bus name is taken: no hook can be waiting yet.
     resynchroniseNow();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });
@@ -315,11 +317,11 @@ ResourceManager::Assessment ResourceManager::assess(const Target& target, const 
 void ResourceManager::update(const std::string& workload, core::Resources request, const UpdateOptions& options,
                              Actor actor, UpdateCallback done)
 {
-    resolve(workload, [this, queued = Queued{std::move(request), options, std::move(actor), std::move(done)}](
+    resolve(workload, [this, queued = QueuedUpdate{std::move(request), options, std::move(actor), std::move(done)}](
                           Outcome<Target> resolved) mutable { admitResolved(std::move(resolved), std::move(queued)); });
 }
 
-bool ResourceManager::admitResolved(Outcome<Target> resolved, Queued queued)
+bool ResourceManager::admitResolved(Outcome<Target> resolved, QueuedUpdate queued)
 {
     if (const auto* error = std::get_if<ResizeError>(&resolved)) {
         queued.done(*error);
@@ -329,16 +331,16 @@ bool ResourceManager::admitResolved(Outcome<Target> resolved, Queued queued)
     return true;
 }
 
-void ResourceManager::admitWhenIdle(Target target, Queued queued)
+void ResourceManager::admitWhenIdle(Target target, QueuedUpdate queued)
 {
     if (busy(target.name)) {
-        waiting_[target.name].push_back(std::move(queued));
+        workloads_[target.name].enqueue(std::move(queued));
         return;
     }
     startGuarded(std::move(target), std::move(queued));
 }
 
-void ResourceManager::startGuarded(Target target, Queued queued)
+void ResourceManager::startGuarded(Target target, QueuedUpdate queued)
 {
     const UpdateCallback done = queued.done;
     try {
@@ -371,7 +373,7 @@ core::AdmissionDecision ResourceManager::decide(const Target& target, const core
     }
 }
 
-void ResourceManager::answerRefusal(const Target& target, const Queued& queued, ErrorCode code,
+void ResourceManager::answerRefusal(const Target& target, const QueuedUpdate& queued, ErrorCode code,
                                     const std::string& reason, uint64_t started)
 {
     spdlog::warn("{}: update refused: {}", target.name, reason);
@@ -380,13 +382,15 @@ void ResourceManager::answerRefusal(const Target& target, const Queued& queued, 
     queued.done(ResizeError(code, reason));
 }
 
-void ResourceManager::startUpdate(Target target, Queued queued)
+void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
 {
     const uint64_t started = nowUsec();
     const std::string name = target.name;
     store::WorkloadRecord record = target.record.value_or(
         store::WorkloadRecord{.name = name, .kind = target.parsed.kind});
     const core::Resources previousDesired = record.desired;
+    const std::optional<std::string> previousPoolOption = record.poolOption;
+    const std::string previousPoolLabel = record.poolLabel;
     if (queued.options.pool && !queued.options.pool->empty() && !store_.findPool(*queued.options.pool)) {
         answerRefusal(target, queued, ErrorCode::NoSuchPool, "no pool is named \"" + *queued.options.pool + "\"",
                       started);
@@ -412,6 +416,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         // It joins the pool when it runs, with the option kept beside it.
         deferUpdate(target, std::move(record), queued, decision.reason, started);
         transaction.commit();
+        invariants_.check("a deferral");
         const auto saved = store_.find(name);
         announcer_.changed(*saved);
         queued.done(*saved);
@@ -464,7 +469,8 @@ void ResourceManager::startUpdate(Target target, Queued queued)
         store_.save(record);
         recordDisruption(assessment.question, 0);
         transaction.commit();
-        releaseTimers_.erase(name);
+        invariants_.check("an admission");
+        stopReleaseTimer(name);
         recordHistory(name, queued.actor, "update", queued.request, "pending", record.message, started);
         announcer_.changed(record);
         queued.done(record);
@@ -485,6 +491,7 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     });
     recordDisruption(assessment.question, reservationId);
     transaction.commit();
+    invariants_.check("an admission");
     failpoint("after-reserve");
     spdlog::info("{}: applying {} (generation {})", name, core::describe(assessment.request), record.generation);
     announcer_.changed(record);
@@ -493,10 +500,12 @@ void ResourceManager::startUpdate(Target target, Queued queued)
     options.force = queued.options.force;
     options.reclaimTimeout = queued.options.reclaimTimeout.value_or(settings_.defaultReclaimTimeout);
     startExecution(name,
-                   std::make_unique<InFlight>(InFlight{
+                   std::make_unique<ChangeInFlight>(ChangeInFlight{
                        .record = std::move(record),
                        .request = assessment.request,
                        .previousDesired = previousDesired,
+                       .previousPoolOption = previousPoolOption,
+                       .previousPoolLabel = previousPoolLabel,
                        .targetAllocation = assessment.question.wanted,
                        .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(assessment.request)),
                        .reservationId = reservationId,
@@ -538,12 +547,12 @@ std::vector<store::PlanChange> ResourceManager::podLoweredWithMembers(const Targ
 // The plan machinery orders the members' decreases before the pod's and
 // makes it all or nothing, durably: a plan of its own, in ListPlans too.
 void ResourceManager::lowerWithMembers(const std::string& name, std::vector<store::PlanChange> changes,
-                                       Queued queued)
+                                       QueuedUpdate queued)
 {
     spdlog::info("{}: Force: lowering {} member(s) over its new limit with it, as one plan", name,
                  changes.size() - 1);
     planRunner_->runToEnd(
-        std::move(changes), queued.actor.uid,
+        std::move(changes), queued.actor.uid, disruptionReasonOf(queued.actor), queued.options.force,
         [this, name, done = std::move(queued.done)](Outcome<store::PlanRecord> ran) {
             answerWith(done, [&] {
                 const store::PlanRecord plan = valueOrThrow(std::move(ran));
@@ -573,10 +582,10 @@ void ResourceManager::recordDisruption(const AdmissionQuestion& question, int64_
     budgetClock_.rearm();
 }
 
-void ResourceManager::startExecution(const std::string& name, std::unique_ptr<InFlight> update,
+void ResourceManager::startExecution(const std::string& name, std::unique_ptr<ChangeInFlight> update,
                                      const cgroup::ApplyOptions& options)
 {
-    InFlight& inFlight = *update;
+    ChangeInFlight& inFlight = *update;
     const std::string cgroupPath = inFlight.record.cgroupPath;
     // What is written is what the record says was written (actuated).
     inFlight.request = placed({name, inFlight.record.kind, inFlight.record.pod}, inFlight.record.desired,
@@ -584,13 +593,13 @@ void ResourceManager::startExecution(const std::string& name, std::unique_ptr<In
     inFlight.execution = std::make_unique<Execution>(
         loop_, cpuManager_.changesFor(inFlight.record, inFlight.request), options,
         [this, name](Execution&) { finishUpdate(name); }, &peerCalls_);
-    inFlight_.emplace(name, std::move(update));
+    workloads_[name].beginChange(std::move(update));
     inFlight.execution->start();
 }
 
 void ResourceManager::finishUpdate(const std::string& name)
 {
-    InFlight& update = *inFlight_.at(name);
+    ChangeInFlight& update = *workloads_[name].change();
     store::WorkloadRecord& record = update.record;
     const Execution& execution = *update.execution;
     const bool applied = execution.outcome() == cgroup::ApplyOutcome::Applied;
@@ -606,10 +615,12 @@ void ResourceManager::finishUpdate(const std::string& name)
             record.allocated = update.targetAllocation;
             record.holdsAllocation = true;
             unheld_.drop(name);
-            releaseTimers_.erase(name);
+            stopReleaseTimer(name);
         }
     } else {
         transition::applyFailed(record, update.previousDesired, actual, execution.message(), nowUsec());
+        record.poolOption = update.previousPoolOption;
+        record.poolLabel = update.previousPoolLabel;
     }
     failpoint("after-write");
     try {
@@ -626,7 +637,7 @@ void ResourceManager::finishUpdate(const std::string& name)
         return;
     }
 
-    auto node = inFlight_.extract(name);
+    const auto ended = workloads_[name].endChange();
     const ErrorCode code = errorOf(execution.outcome());
     if (update.reservationId)
         recordHistory(name, update.actor, "update", update.request, applied ? "success" : toString(code),
@@ -659,14 +670,19 @@ void ResourceManager::finishUpdate(const std::string& name)
     startNextQueued(name);
 }
 
-void ResourceManager::commitOutcome(InFlight& update)
+void ResourceManager::commitOutcome(ChangeInFlight& update)
 {
     store::WriteTransaction transaction(store_.database());
     store_.save(update.record);
-    if (update.reservationId)
+    if (update.reservationId) {
+        // Undone, the change disrupted nothing: no budget pays for it.
+        if (update.execution->outcome() != cgroup::ApplyOutcome::Applied)
+            store_.removeDisruptionsOf(*update.reservationId);
         store_.removeReservation(*update.reservationId);
+    }
     failpoint("before-commit");
     transaction.commit();
+    invariants_.check("a change's outcome");
     failpoint("after-commit");
 }
 
@@ -676,7 +692,7 @@ void ResourceManager::commitOutcome(InFlight& update)
 // until the store takes it. The workload's other callers wait till then.
 void ResourceManager::resolveAfterStoreError(const std::string& name)
 {
-    InFlight& update = *inFlight_.at(name);
+    ChangeInFlight& update = *workloads_[name].change();
     if (!update.storeBackoff && update.execution->outcome() == cgroup::ApplyOutcome::Applied)
         restoreLimits(drivers_.forCgroup(update.record.cgroupPath), update.record.cgroupPath, update.previousActual);
     try {
@@ -695,7 +711,7 @@ void ResourceManager::resolveAfterStoreError(const std::string& name)
         update.storeRetry = loop_.after(delay, [this, name] { resolveAfterStoreError(name); });
         return;
     }
-    inFlight_.erase(name);
+    workloads_[name].endChange();
     if (auto record = store_.find(name))
         announcer_.changed(*record);
     startNextQueued(name);
@@ -705,21 +721,32 @@ void ResourceManager::startNextQueued(const std::string& name)
 {
     if (busy(name))
         return;
-    auto waiting = waiting_.find(name);
-    if (waiting == waiting_.end()) {
+    Workload* workload = workloads_.find(name);
+    std::optional<QueuedRequest> next = workload ? workload->dequeue() : std::nullopt;
+    if (workload)
+        workloads_.release(name);
+    if (!next) {
         hooks_.workloadIdle(name);
         return;
     }
-    Queued next = std::move(waiting->second.front());
-    waiting->second.pop_front();
-    if (waiting->second.empty())
-        waiting_.erase(waiting);
+    if (auto* forget = std::get_if<QueuedForget>(&*next)) {
+        forgetWhenIdle(name, std::move(*forget));
+        return;
+    }
     // Asked again: the container may have been restarted or replaced while
     // the workload was busy.
-    resolve(name, [this, name, next = std::move(next)](Outcome<Target> resolved) mutable {
+    resolve(name, [this, name, next = std::get<QueuedUpdate>(std::move(*next))](Outcome<Target> resolved) mutable {
         if (!admitResolved(std::move(resolved), std::move(next)))
             startNextQueued(name);
     });
+}
+
+void ResourceManager::stopReleaseTimer(const std::string& name)
+{
+    if (Workload* workload = workloads_.find(name)) {
+        workload->clearReleaseTimer();
+        workloads_.release(name);
+    }
 }
 
 void ResourceManager::status(const std::string& workload, UpdateCallback done)
@@ -744,10 +771,20 @@ store::WorkloadRecord ResourceManager::statusOf(const std::string& asked, Outcom
         store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind});
     if (target.instance)
         transition::bind(record, *target.instance);
+    else if (target.record && !target.record->containerId.empty())
+        // Its source does not know it any more: gone, whatever the store
+        // last saw of it.
+        transition::gone(record);
     if (target.hasCgroup()) {
-        record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
+        auto& backend = drivers_.forCgroup(record.cgroupPath);
+        record.driver = std::string(backend.driverName());
         try {
-            transition::observed(record, readActual(record.cgroupPath));
+            transition::observed(record, backend.read(record.cgroupPath));
+            // What is read now is the truth: a change behind resized's back
+            // is drift from this answer on, not from the next pass.
+            if (record.syncState == core::SyncState::Synchronized && !busy(record.name) &&
+                !core::matches(cgroup::asBackendReads(backend, record.cgroupPath, record.desired), record.actual))
+                record.syncState = core::SyncState::DriftDetected;
         } catch (const cgroup::CgroupError& error) {
             spdlog::warn("{}: cannot read its cgroup: {}", record.name, error.what());
         }
@@ -786,44 +823,110 @@ void ResourceManager::forget(const std::string& workload, uint32_t callerUid, An
 {
     const uint64_t started = nowUsec();
     resolve(workload, [this, workload, callerUid, started, done = std::move(done)](Outcome<Target> resolved) {
-        answerWith(done, [&] {
-            forgetResolved(workload, std::move(resolved), callerUid, started);
-            return std::monostate{};
-        });
+        const auto* target = std::get_if<Target>(&resolved);
+        if (const auto* error = std::get_if<ResizeError>(&resolved);
+            error && error->code() != ErrorCode::RuntimeUnavailable) {
+            done(*error);
+            return;
+        }
+        const auto parsed = core::parseWorkloadName(workload);
+        const std::string name = target ? target->name : parsed ? parsed->canonical() : workload;
+        forgetWhenIdle(name, QueuedForget{.callerUid = callerUid, .startedAtUsec = started, .done = done});
     });
 }
 
-void ResourceManager::forgetResolved(const std::string& asked, Outcome<Target> resolved, uint32_t callerUid,
-                                     uint64_t started)
+// A change in flight, the workload's own or a plan's, ends first: it was
+// admitted for a workload resized manages, and commits as one.
+void ResourceManager::forgetWhenIdle(const std::string& name, QueuedForget forget)
 {
-    const auto* target = std::get_if<Target>(&resolved);
-    if (const auto* error = std::get_if<ResizeError>(&resolved); error && error->code() != ErrorCode::RuntimeUnavailable)
-        throw *error;
-    const auto parsed = core::parseWorkloadName(asked);
-    const std::string name = target ? target->name : parsed ? parsed->canonical() : asked;
-    const auto forgotten = store_.find(name);
-    if (!forgotten)
-        throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + asked + "\"");
-    if (inFlight_.contains(name))
-        throw ResizeError(ErrorCode::InvalidArgument,
-                          "an update of \"" + name + "\" is in progress; forget it afterwards");
+    if (busy(name)) {
+        workloads_[name].enqueue(std::move(forget));
+        return;
+    }
+    std::optional<store::WorkloadRecord> forgotten;
+    try {
+        forgotten = store_.find(name);
+        if (!forgotten)
+            throw ResizeError(ErrorCode::NoSuchWorkload, "resized does not manage \"" + name + "\"");
+        if (!forgotten->holdsAllocation || forgotten->desired.exclusiveCpus.value_or(0) == 0 ||
+            forgotten->cgroupPath.empty()) {
+            forgetNow(*forgotten, forget.callerUid, forget.startedAtUsec);
+            forget.done(std::monostate{});
+            return;
+        }
+    } catch (const ResizeError& error) {
+        forget.done(error);
+        return;
+    } catch (const store::StoreError& error) {
+        forget.done(ResizeError(ErrorCode::Failed, error.what()));
+        return;
+    }
+    giveBackSliceThenForget(name, std::move(forget));
+}
+
+// A slice or a bubble goes back before its holder is forgotten: its CPUs
+// must not be free while the holder's cgroup (and a pod's members) still
+// run on them. Nothing is forgotten when that change fails.
+void ResourceManager::giveBackSliceThenForget(const std::string& name, QueuedForget forget)
+{
+    spdlog::info("{}: giving back its exclusive CPUs before it is forgotten", name);
+    update(name, core::Resources{.exclusiveCpus = 0}, UpdateOptions{}, Actor::caller(forget.callerUid),
+           [this, name, forget = std::move(forget)](UpdateResult result) mutable {
+               if (const auto* error = std::get_if<ResizeError>(&result)) {
+                   forget.done(ResizeError(error->code(), "its exclusive CPUs could not be given back first: " +
+                                                              std::string(error->what())));
+                   return;
+               }
+               forgetWhenIdle(name, std::move(forget));
+           });
+}
+
+void ResourceManager::forgetNow(const store::WorkloadRecord& forgotten, uint32_t callerUid, uint64_t started)
+{
+    const std::string& name = forgotten.name;
     store_.remove(name);
-    releaseTimers_.erase(name);
+    stopReleaseTimer(name);
     // From now on it counts as any container resized does not manage: at
     // what its cgroup holds, which are the limits resized left there.
-    if (target && target->hasCgroup())
-        countUnheld(*target->instance);
+    const Instance left{
+        .name = core::parseWorkloadName(name).value_or(core::WorkloadName{forgotten.kind, name}),
+        .id = forgotten.containerId,
+        .pod = forgotten.pod,
+        .state = forgotten.runState,
+        .cgroupPath = forgotten.cgroupPath,
+        .createLimits = {},
+        .poolLabel = forgotten.poolLabel,
+    };
+    if (left.hasCgroup())
+        countUnheld(left);
     deferred_.schedulePass();
+    invariants_.check("a Forget");
     spdlog::info("{}: forgotten; its limits stay as they are", name);
     recordHistory(name, Actor::caller(callerUid), "forget", {}, "success", "", started);
     announcer_.forgotten(name);
-    if (forgotten->holdsAllocation && forgotten->desired.exclusiveCpus.value_or(0) > 0)
+    if (forgotten.holdsAllocation && forgotten.desired.exclusiveCpus.value_or(0) > 0)
         slicesChanged();
+}
+
+void ResourceManager::withdrawDeferred(const std::string& workload, const Actor& actor)
+{
+    store::WriteTransaction transaction(store_.database());
+    if (!store_.removeDeferred(workload, actor.name))
+        return;
+    auto record = store_.find(workload);
+    if (record && record->updateState == core::UpdateState::Deferred) {
+        transition::withdrawn(*record, actor.name, nowUsec());
+        store_.save(*record);
+    }
+    transaction.commit();
+    spdlog::info("{}: the change {} deferred is withdrawn", workload, actor.name);
+    if (record)
+        announcer_.changed(*record);
 }
 
 // Called inside the admission transaction. The request waits in the store,
 // not in the desired state, so nothing acts on it before it is admitted.
-void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
+void ResourceManager::deferUpdate(const Target& target, store::WorkloadRecord record, const QueuedUpdate& queued,
                                   const std::string& reason, uint64_t started)
 {
     if (target.instance && !target.record) {
@@ -878,7 +981,7 @@ void ResourceManager::offerDeferred(const store::DeferredUpdate& update, Deferre
                     const std::string name = target.name;
                     spdlog::info("{}: capacity freed, applying the deferred {}", name,
                                  core::describe(update.request));
-                    startGuarded(std::move(target), Queued{update.request, options, actor,
+                    startGuarded(std::move(target), QueuedUpdate{update.request, options, actor,
                                                            [name](const UpdateResult& result) {
                                                                logFailedBackgroundUpdate(name, result);
                                                            }});
@@ -916,12 +1019,16 @@ void ResourceManager::repair(store::WorkloadRecord record, const core::Resources
     cgroup::ApplyOptions options;
     options.reclaimTimeout = settings_.defaultReclaimTimeout;
     const core::Resources previousDesired = record.desired;
+    const std::optional<std::string> previousPoolOption = record.poolOption;
+    const std::string previousPoolLabel = record.poolLabel;
     const core::Amounts allocation = record.allocated;
     startExecution(name,
-                   std::make_unique<InFlight>(InFlight{
+                   std::make_unique<ChangeInFlight>(ChangeInFlight{
                        .record = std::move(record),
                        .request = wanted,
                        .previousDesired = previousDesired,
+                       .previousPoolOption = previousPoolOption,
+                       .previousPoolLabel = previousPoolLabel,
                        .targetAllocation = allocation,
                        .previousActual = {},
                        .reservationId = std::nullopt,
@@ -945,7 +1052,7 @@ void ResourceManager::readmit(const store::WorkloadRecord& record, const Instanc
     options.defer = true;
     spdlog::info("{}: back after its allocation was released; admitting {}", name, core::describe(record.desired));
     admitWhenIdle(Target{.name = name, .parsed = instance.name, .instance = instance, .record = record},
-                  Queued{record.desired, options, Actor::reconcile(),
+                  QueuedUpdate{record.desired, options, Actor::reconcile(),
                          [name](const UpdateResult& result) { logFailedBackgroundUpdate(name, result); }});
 }
 
@@ -959,19 +1066,21 @@ void ResourceManager::scheduleRelease(const store::WorkloadRecord& record)
         releaseIfGraceOver(name);
         return;
     }
-    if (!releaseTimers_.contains(name))
-        releaseTimers_.emplace(name, loop_.after(std::chrono::microseconds(graceEnds - now),
-                                                 [this, name] { releaseIfGraceOver(name); }));
+    Workload& workload = workloads_[name];
+    if (!workload.releaseTimerSet())
+        workload.setReleaseTimer(
+            loop_.after(std::chrono::microseconds(graceEnds - now), [this, name] { releaseIfGraceOver(name); }));
 }
 
 void ResourceManager::releaseIfGraceOver(const std::string& name)
 {
-    releaseTimers_.erase(name);
+    stopReleaseTimer(name);
     auto record = store_.find(name);
-    if (!record || !record->holdsAllocation || record->runState != core::RunState::Removed || inFlight_.contains(name))
+    if (!record || !record->holdsAllocation || record->runState != core::RunState::Removed || busy(name))
         return;
     transition::allocationReleased(*record, nowUsec());
     store_.save(*record);
+    invariants_.check("a release");
     spdlog::info("{}: removed {} ms ago; its allocation is released", name, settings_.removedGrace.count());
     announcer_.changed(*record);
     deferred_.schedulePass();
@@ -1078,6 +1187,7 @@ void ResourceManager::reload(const Settings& settings)
     kept.cgroupRoot = settings_.cgroupRoot;
     settings_ = std::move(kept);
     ledger_.setCapacity(allocatable(node_, settings_.systemReserve));
+    invariants_.setCapacity(ledger_.capacity());
     reconciler_.setSettings(settings_);
     announcer_.budgetChanged();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });

@@ -34,21 +34,14 @@
 #include "service/settings.h"
 #include "service/unheld_workloads.h"
 #include "service/worker_thread.h"
+#include "service/workloads/change.h"
+#include "service/workloads/invariant_check.h"
+#include "service/workloads/workload.h"
 #include "service/workload_source.h"
 #include "store/plan_store.h"
 #include "store/state_store.h"
 
 namespace resized::service {
-
-struct UpdateOptions {
-    bool dryRun = false;
-    bool force = false;
-    bool defer = false;
-    std::optional<std::chrono::microseconds> reclaimTimeout;
-    // The pool the workload joins ("": none), durable, winning over its
-    // io.resized1.pool label; unset keeps the membership it has.
-    std::optional<std::string> pool;
-};
 
 // How a plan's run ended. Pending: it did not run and is to be offered
 // again (one of its workloads was busy, or it waits with Defer).
@@ -67,25 +60,15 @@ struct PlanWorkload {
     std::string containerId;
 };
 
-// What a call ends with: its value, or the error of the D-Bus contract.
-template <typename Value>
-using Outcome = std::variant<Value, ResizeError>;
-template <typename Value>
-using Answer = std::function<void(Outcome<Value>)>;
-
-using UpdateResult = Outcome<store::WorkloadRecord>;
-using UpdateCallback = Answer<store::WorkloadRecord>;
-// (allowed, reason)
-using Verdict = std::pair<bool, std::string>;
-
 // Runs a plan of changes to the end for the manager (Plans): how Force
-// lowers a pod's members with the pod, all or nothing. `done` has the plan
-// as it ended, or the error that kept it from being one.
+// lowers a pod's members with the pod, all or nothing, with the caller's
+// reason and Force passed on to every change. `done` has the plan as it
+// ended, or the error that kept it from being one.
 class PlanRunner {
 public:
     virtual ~PlanRunner() = default;
     virtual void runToEnd(std::vector<store::PlanChange> changes, uint32_t callerUid,
-                          Answer<store::PlanRecord> done) = 0;
+                          core::DisruptionReason reason, bool force, Answer<store::PlanRecord> done) = 0;
 };
 
 // The node's logic behind the D-Bus API: resolves a workload through its
@@ -145,6 +128,9 @@ public:
     // One workload, or every one for "": answered once the pass is done.
     void reconcile(const std::string& workload, Answer<std::monostate> done);
     void forget(const std::string& workload, uint32_t callerUid, Answer<std::monostate> done);
+    // Drops the change `actor` asked of `workload` that waits for capacity
+    // (Defer), if it has one: who asked for it does not want it any more.
+    void withdrawDeferred(const std::string& workload, const Actor& actor);
     // The OCI hook asks for the desired limits of a container being
     // created (see HookPreparations::prepare).
     void prepareContainer(const std::string& id, const std::string& name, pid_t pid, PrepareCallback done)
@@ -192,13 +178,6 @@ private:
         bool hasCgroup() const { return instance && instance->hasCgroup(); }
     };
 
-    struct Queued {
-        core::Resources request;
-        UpdateOptions options;
-        Actor actor;
-        UpdateCallback done;
-    };
-
     // A request measured against the budget, the same way for validate(),
     // update(), the deferred queue and a re-admission.
     struct Assessment {
@@ -210,26 +189,6 @@ private:
         core::Resources baseline;  // what the cgroup holds, or will when it starts
         core::Resources desired;   // the desired state after the change
         AdmissionQuestion question;
-    };
-
-    // One change being applied: an update (with a reservation and maybe a
-    // caller) or a repair.
-    struct InFlight {
-        store::WorkloadRecord record;
-        core::Resources request;
-        core::Resources previousDesired;
-        core::Amounts targetAllocation;
-        // What the keys the change touches held before it.
-        core::Resources previousActual;
-        std::optional<int64_t> reservationId;
-        std::unique_ptr<Execution> execution;
-        UpdateCallback done;
-        Actor actor;
-        uint64_t startedAtUsec = 0;
-        // The outcome could not be committed: the workload waits until the
-        // store takes its reservation's resolution.
-        EventSource storeRetry;
-        std::optional<core::Backoff> storeBackoff;
     };
 
     // One plan being applied.
@@ -270,40 +229,40 @@ private:
                                    const std::optional<std::string>& pool = std::nullopt,
                                    const Actor& actor = Actor::caller(0));
     store::WorkloadRecord statusOf(const std::string& asked, Outcome<Target> resolved);
-    void forgetResolved(const std::string& asked, Outcome<Target> resolved, uint32_t callerUid, uint64_t started);
+    void forgetWhenIdle(const std::string& name, QueuedForget forget);
+    void giveBackSliceThenForget(const std::string& name, QueuedForget forget);
+    void forgetNow(const store::WorkloadRecord& forgotten, uint32_t callerUid, uint64_t started);
+    void stopReleaseTimer(const std::string& name);
     core::Resources readActual(const std::string& cgroupPath);
 
     // A refusal is the caller's answer (false); a workload found is
     // admitted as admitWhenIdle() does.
-    bool admitResolved(Outcome<Target> resolved, Queued queued);
+    bool admitResolved(Outcome<Target> resolved, QueuedUpdate queued);
     // Starts the update at once, or after the change in flight.
-    void admitWhenIdle(Target target, Queued queued);
+    void admitWhenIdle(Target target, QueuedUpdate queued);
     // What startUpdate() throws is the caller's answer.
-    void startGuarded(Target target, Queued queued);
-    void startUpdate(Target target, Queued queued);
-    void answerRefusal(const Target& target, const Queued& queued, ErrorCode code, const std::string& reason,
+    void startGuarded(Target target, QueuedUpdate queued);
+    void startUpdate(Target target, QueuedUpdate queued);
+    void answerRefusal(const Target& target, const QueuedUpdate& queued, ErrorCode code, const std::string& reason,
                        uint64_t started);
-    void startExecution(const std::string& name, std::unique_ptr<InFlight> update,
+    void startExecution(const std::string& name, std::unique_ptr<ChangeInFlight> update,
                         const cgroup::ApplyOptions& options);
     void finishUpdate(const std::string& name);
-    void commitOutcome(InFlight& update);
+    void commitOutcome(ChangeInFlight& update);
     void resolveAfterStoreError(const std::string& name);
     // The workload is idle: its next queued update starts, or else the
     // newest container creation waiting for it is prepared.
     void startNextQueued(const std::string& name);
-    void deferUpdate(const Target& target, store::WorkloadRecord record, const Queued& queued,
+    void deferUpdate(const Target& target, store::WorkloadRecord record, const QueuedUpdate& queued,
                      const std::string& reason, uint64_t started);
     void offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next);
     void recordDisruption(const AdmissionQuestion& question, int64_t reservationId);
     std::vector<store::PlanChange> podLoweredWithMembers(const Target& target, const Assessment& assessment,
                                                          const core::Resources& request);
-    void lowerWithMembers(const std::string& name, std::vector<store::PlanChange> changes, Queued queued);
+    void lowerWithMembers(const std::string& name, std::vector<store::PlanChange> changes, QueuedUpdate queued);
 
     // ReconcilerHost
-    bool busy(const std::string& name) const override
-    {
-        return inFlight_.contains(name) || heldByPlans_.contains(name);
-    }
+    bool busy(const std::string& name) const override { return workloads_.busy(name); }
     void lookUp(const store::WorkloadRecord& record, FoundCallback done) override;
     void repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor) override;
     void readmit(const store::WorkloadRecord& record, const Instance& instance) override;
@@ -354,12 +313,10 @@ private:
     // then, and AllowedDisruptions announced.
     BudgetClock budgetClock_;
     bool runtimeConnected_ = false;
-    std::map<std::string, std::unique_ptr<InFlight>> inFlight_;
+    // What each workload holds between events: its change in flight (its
+    // own or a plan's), the requests waiting for it, its removal grace.
+    Workloads workloads_;
     std::map<int64_t, std::unique_ptr<PlanRun>> plansInFlight_;
-    // The workloads of the plans in flight.
-    std::set<std::string> heldByPlans_;
-    std::map<std::string, std::deque<Queued>> waiting_;
-    std::map<std::string, EventSource> releaseTimers_;
     // Passes waiting for a background listing, the one under way first, and
     // what each is to call when done.
     std::deque<std::vector<std::function<void()>>> passesAsked_;
@@ -371,6 +328,7 @@ private:
     // another, off the loop.
     WorkerThread peerCalls_;
     CpuManager cpuManager_;
+    InvariantCheck invariants_;
 };
 
 }  // namespace resized::service

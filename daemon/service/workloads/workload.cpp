@@ -1,0 +1,46 @@
+#include "service/workloads/workload.h"
+
+namespace resized::service {
+
+std::optional<QueuedRequest> Workload::dequeue()
+{
+    if (waiting_.empty())
+        return std::nullopt;
+    QueuedRequest next = std::move(waiting_.front());
+    waiting_.pop_front();
+    return next;
+}
+
+Workload& Workloads::operator[](const std::string& name)
+{
+    auto& slot = byName_[name];
+    if (!slot)
+        slot = std::make_unique<Workload>(name);
+    return *slot;
+}
+
+Workload* Workloads::find(const std::string& name)
+{
+    const auto found = byName_.find(name);
+    return found == byName_.end() ? nullptr : found->second.get();
+}
+
+const Workload* Workloads::find(const std::string& name) const
+{
+    const auto found = byName_.find(name);
+    return found == byName_.end() ? nullptr : found->second.get();
+}
+
+bool Workloads::busy(const std::string& name) const
+{
+    const Workload* workload = find(name);
+    return workload && workload->busy();
+}
+
+void Workloads::release(const std::string& name)
+{
+    if (const auto found = byName_.find(name); found != byName_.end() && found->second->idle())
+        byName_.erase(found);
+}
+
+}  // namespace resized::service
