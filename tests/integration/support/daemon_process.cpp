@@ -62,6 +62,9 @@ DaemonOptions DaemonOptions::forEnvironment(const TestEnvironment& environment)
     options.configFile = directory / "resized.conf";
     options.podmanSocket = environment.podmanSocket;
     options.logFile = directory / "resized.log";
+    // A test stops at the commit that broke one of the rules that hold at
+    // every instant (design.md §1c), with the rule in the daemon's log.
+    options.extraEnvironment.push_back("RESIZED_CHECK_INVARIANTS=abort");
     return options;
 }
 

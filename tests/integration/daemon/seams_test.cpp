@@ -1,0 +1,291 @@
+// Where two features meet (design.md §1c): a Forget and a plan, a slice and
+// a plan, a failed change and a pool's budget, Force and a budget, the
+// autoscaler and the deferred queue, a status and what the cgroup holds.
+// Each test is a case that broke while every feature worked on its own; the
+// invariants are checked at the step where they broke, not only at the end.
+
+#include "daemon_test.h"
+
+#include "support/cgroup_v1.h"
+#include "support/host_cpus.h"
+#include "support/scoped_pod.h"
+#include "support/wait.h"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <future>
+#include <optional>
+#include <string>
+
+namespace resized::integration
+{
+namespace
+{
+
+using namespace std::chrono_literals;
+using sdbus::Variant;
+
+constexpr auto bound = 30s;
+const std::string poolLabel = "--label=io.resized1.pool=batch";
+
+// The number of CPUs in a kernel CPU list such as "0-3,6".
+unsigned countCpus(const std::string& list)
+{
+    unsigned count = 0;
+    std::size_t position = 0;
+    while (position < list.size())
+    {
+        const std::size_t end = std::min(list.find(',', position), list.size());
+        const std::string range = list.substr(position, end - position);
+        const std::size_t dash = range.find('-');
+        count += dash == std::string::npos ? 1 : std::stoul(range.substr(dash + 1)) - std::stoul(range) + 1;
+        position = end + 1;
+    }
+    return count;
+}
+
+class SeamsTest : public DaemonTest
+{
+  protected:
+    std::string planState(const sdbus::ObjectPath& plan)
+    {
+        return entryOf<std::string>(client().planProperties(plan), "State");
+    }
+
+    bool planRuns(const sdbus::ObjectPath& plan)
+    {
+        return waitUntil([&] { return planState(plan) == "running"; }, bound);
+    }
+
+    // A container whose 200 MiB of anonymous memory no shrink below it can
+    // reclaim on a host without swap: a change lowering it waits for the
+    // reclaim timeout and fails, all of it undone. Check holdsItsMemory()
+    // before counting on it.
+    ScopedContainer unshrinkable(const std::string& suffix)
+    {
+        return ScopedContainer::holdingMemory(podman(), containerName(suffix), 200, {"--memory-swappiness=0"});
+    }
+
+    static bool holdsItsMemory(const ScopedContainer& container)
+    {
+        return CgroupV1(container.cgroupPath()).waitForMemoryUsageAbove(150 * mebibyte, 60s);
+    }
+
+    // Restarts the daemon with the CPU manager's static policy and no CPU
+    // kept out of the node's capacity: room for a slice on every CPU but
+    // the one the shared pool keeps, so that only the CPU manager refuses.
+    void withStaticCpuManager()
+    {
+        std::ofstream(daemonOptions().configFile)
+            << "[Node]\nReservedCPU=0\nReservedMemory=" << reservedMemory / mebibyte << "Mi\n"
+            << "[Sync]\nIntervalSec=3600\n"
+            << "[CpuManager]\nPolicy=static\n";
+        daemon().stop();
+        startDaemon();
+    }
+
+    std::string exclusiveCpuSet() { return client().managerProperty("ExclusiveCpuSet").get<std::string>(); }
+
+    bool isManaged(const std::string& name)
+    {
+        for (const auto& entry : client().listWorkloads())
+        {
+            if (entry.get<0>() == name)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+};
+
+// A Forget of a workload that a running plan changes waits for the plan to
+// end, as an update would: it never drops a reservation from under the
+// plan, and the plan never brings back a workload that was forgotten.
+TEST_F(SeamsTest, AForgetDuringAPlanWaitsForThePlanToEnd)
+{
+    const auto web = runContainer("web");
+    client().updateResources(web.name(), ResourceValues{.cpuMillis = 300});
+    const auto memory = unshrinkable("m");
+    ASSERT_TRUE(holdsItsMemory(memory));
+    const auto plan = client().submitPlan(
+        {{memory.name(), ResourceValues{.memoryMax = 64 * mebibyte}.toDictionary()},
+         {web.name(), ResourceValues{.cpuMillis = 500}.toDictionary()}});
+    ASSERT_TRUE(planRuns(plan));
+
+    auto forgotten = std::async(std::launch::async, [name = web.name()] {
+        ResizedClient ownClient;
+        return errorOf([&] { ownClient.forget(name); });
+    });
+    // While the plan runs, its reservation holds: the node counts web's
+    // 300m and the 200m more it is being raised by.
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis") + client().managerNumber("CpuReservedMillis"), 500U);
+
+    const auto error = forgotten.get();
+    ASSERT_FALSE(error) << error->getName() << ": " << error->getMessage();
+    // The Forget answered after the plan ended, and nothing brought web back.
+    EXPECT_EQ(planState(plan), "failed");
+    EXPECT_FALSE(isManaged(web.name()));
+    EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);
+    EXPECT_EQ(CgroupLimits::read(web.cgroupPath()).cpuMillis(), 300U);
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 300U);
+}
+
+// A lowering that fails changes nothing: not the pool the change would have
+// joined, nor the budget a successful lowering would have used.
+TEST_F(SeamsTest, AFailedLoweringConsumesNoDisruptionAndJoinsNoPool)
+{
+    const Dictionary budget{{"Value", Variant("1")},
+                            {"PeriodUSec", Variant(std::uint64_t{3'600'000'000})}};
+    client().setPool("batch", {{"Budgets", Variant(std::vector<Dictionary>{budget})}});
+    const sdbus::ObjectPath batch("/io/resized1/pool/batch");
+    const auto memory = unshrinkable("m");
+    ASSERT_TRUE(holdsItsMemory(memory));
+    client().updateResources(memory.name(), ResourceValues{.memoryMax = 512 * mebibyte});
+    ASSERT_EQ(entryOf<std::uint32_t>(client().poolProperties(batch), "AllowedDisruptions"), 1U);
+
+    const auto refused = errorOf([&] {
+        client().updateResources(memory.name(), ResourceValues{.memoryMax = 64 * mebibyte},
+                                 {{"Pool", Variant("batch")}, {"ReclaimTimeoutUSec", Variant(std::uint64_t{500'000})}});
+    });
+
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.MemoryInUse");
+    EXPECT_EQ(entryOf<std::uint32_t>(client().poolProperties(batch), "AllowedDisruptions"), 1U);
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(memory.name()), "Pool"), "");
+    EXPECT_TRUE(entryOf<std::vector<std::string>>(client().poolProperties(batch), "Members").empty());
+    EXPECT_EQ(CgroupLimits::read(memory.cgroupPath()).memoryLimit, 512 * mebibyte);
+}
+
+// Force on a pod lowers its members as the caller's change: a budget that
+// allows no manual disruption refuses it, where a plan's reason would pass.
+TEST_F(SeamsTest, ForceOnAPodLowersItsMembersAsTheCallersChange)
+{
+    const Dictionary noManualDisruption{{"Value", Variant("0")},
+                                        {"Reasons", Variant(std::vector<std::string>{"manual"})}};
+    client().setPool("batch", {{"Budgets", Variant(std::vector<Dictionary>{noManualDisruption})}});
+    const ScopedPod pod(podman(), containerName("shop"), ScopedPod::Infra::with);
+    const std::string podWorkload = "pod:" + pod.name();
+    const auto cart = runContainer("cart", {"--pod", pod.name(), poolLabel, "--cpus=0.8"});
+    client().updateResources(podWorkload, ResourceValues{.cpuMillis = 1000});
+
+    const auto refused = errorOf([&] {
+        client().updateResources(podWorkload, ResourceValues{.cpuMillis = 500}, {{"Force", Variant(true)}});
+    });
+
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.BudgetExhausted") << refused->getMessage();
+    EXPECT_EQ(CgroupLimits::read(cart.cgroupPath()).cpuMillis(), 800U);
+    EXPECT_EQ(CgroupLimits::read(pod.cgroupPath()).cpuMillis(), 1000U);
+}
+
+// The autoscaler's growth that waits for capacity goes with its policy: it
+// is never applied after the policy was removed.
+TEST_F(SeamsTest, RemovingAnAutoscalePolicyWithdrawsItsDeferredGrowth)
+{
+    const ScopedContainer busy(podman(), containerName("busy"), {},
+                               {"sh", "-c", "trap 'exit 0' TERM; while :; do :; done"});
+    client().updateResources(busy.name(), ResourceValues{.cpuMillis = 100});
+    const auto hog = runContainer("hog");
+    client().updateResources(hog.name(), ResourceValues{.cpuMillis = client().managerNumber("CpuAvailableMillis")});
+    client().setAutoscalePolicy(busy.name(), {{"CpuTargetUtilization", Variant(std::uint32_t{50})},
+                                              {"CpuMaxMillis", Variant(std::uint64_t{400})},
+                                              {"IntervalUSec", Variant(std::uint64_t{500'000})}});
+    ASSERT_TRUE(waitUntil(
+        [&] { return entryOf<std::string>(client().getResourceStatus(busy.name()), "UpdateState") == "deferred"; },
+        bound));
+
+    client().removeAutoscalePolicy(busy.name());
+    client().updateResources(hog.name(), ResourceValues{.cpuMillis = 100});
+    // A pass of the deferred queue follows every change that frees room.
+    client().reconcile("");
+
+    const Dictionary status = client().getResourceStatus(busy.name());
+    EXPECT_NE(entryOf<std::string>(status, "UpdateState"), "deferred");
+    EXPECT_EQ(CgroupLimits::read(busy.cgroupPath()).cpuMillis(), 100U);
+    for (const auto& entry : client().getHistory(busy.name(), 0))
+    {
+        EXPECT_FALSE(entryOf<std::string>(entry, "Actor") == "autoscale" &&
+                     entryOf<std::string>(entry, "Result") == "success");
+    }
+}
+
+// A status tells what is there now: drift as soon as it is read, and the
+// run state of a stopped or removed container.
+TEST_F(SeamsTest, AStatusShowsTheRunStateAndTheDriftReadNow)
+{
+    std::optional<ScopedContainer> web(std::in_place, podman(), containerName("web"));
+    const std::string name = web->name();
+    client().updateResources(name, ResourceValues{.cpuMillis = 300});
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(name), "RunState"), "running");
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(name), "SyncState"), "synchronized");
+
+    ASSERT_TRUE(podman().run({"update", "--cpus=0.7", name}).succeeded());
+    Dictionary status = client().getResourceStatus(name);
+    EXPECT_EQ(entryOf<std::string>(status, "SyncState"), "drift_detected");
+    EXPECT_EQ(ResourceValues::fromDictionary(entryOf<Dictionary>(status, "Actual")).cpuMillis, 700U);
+
+    ASSERT_TRUE(podman().run({"stop", "-t", "0", name}).succeeded());
+    ASSERT_TRUE(waitUntil([&] { return entryOf<std::string>(client().getResourceStatus(name), "RunState") == "stopped"; },
+                          bound));
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(name), "CgroupPath"), "");
+    web.reset();
+    ASSERT_TRUE(waitUntil([&] { return entryOf<std::string>(client().getResourceStatus(name), "RunState") == "removed"; },
+                          bound));
+}
+
+// A slice counts from its admission: while a plan that gives one waits for
+// a decrease before it, no other workload is given those CPUs.
+TEST_F(SeamsTest, ASliceAPlanReservedIsNotGivenToAnotherWhileThePlanRuns)
+{
+    const unsigned cpus = countCpus(onlineCpuList());
+    ASSERT_GE(cpus, 2U) << "the CPU manager needs a shared pool besides a slice";
+    withStaticCpuManager();
+    const auto a = runContainer("a");
+    const auto b = runContainer("b");
+    const auto memory = unshrinkable("m");
+    ASSERT_TRUE(holdsItsMemory(memory));
+    // Every CPU but one, the least the shared pool keeps: a second slice of
+    // it would leave the shared pool empty, or take the first one's CPUs.
+    const std::uint64_t slice = cpus - 1;
+
+    const auto plan = client().submitPlan(
+        {{memory.name(), ResourceValues{.memoryMax = 64 * mebibyte}.toDictionary()},
+         {a.name(), {{"ExclusiveCpus", Variant(slice)}}}});
+    ASSERT_TRUE(planRuns(plan));
+    const auto refused = errorOf([&] { client().updateResources(b.name(), {{"ExclusiveCpus", Variant(slice)}}); });
+
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.Infeasible") << refused->getMessage();
+    EXPECT_TRUE(waitUntil([&] { return planState(plan) == "failed"; }, bound));
+    // Undone, the plan's slice is free: now b may have it.
+    client().updateResources(b.name(), {{"ExclusiveCpus", Variant(slice)}});
+    EXPECT_EQ(countCpus(exclusiveCpuSet()), slice);
+}
+
+// A holder forgotten gives its slice back first: its CPUs are never free
+// while its cgroup still runs on them alone.
+TEST_F(SeamsTest, ForgettingASliceHolderGivesTheSliceBackFirst)
+{
+    ASSERT_GE(countCpus(onlineCpuList()), 2U) << "the CPU manager needs a shared pool besides a slice";
+    withStaticCpuManager();
+    const auto holder = runContainer("holder");
+    const std::string everyCpu = CgroupV1(holder.cgroupPath()).read("cpuset", "cpuset.cpus");
+    client().updateResources(holder.name(), {{"ExclusiveCpus", Variant(std::uint64_t{1})}});
+    ASSERT_EQ(countCpus(exclusiveCpuSet()), 1U);
+
+    client().forget(holder.name());
+
+    EXPECT_EQ(exclusiveCpuSet(), "");
+    EXPECT_FALSE(isManaged(holder.name()));
+    EXPECT_EQ(CgroupV1(holder.cgroupPath()).read("cpuset", "cpuset.cpus"), everyCpu);
+    const auto history = client().getHistory(holder.name(), 2);
+    ASSERT_EQ(history.size(), 2U);
+    EXPECT_EQ(entryOf<std::string>(history[0], "Operation"), "forget");
+    EXPECT_EQ(ResourceValues::fromDictionary(entryOf<Dictionary>(history[1], "Request")).exclusiveCpus, 0U);
+}
+
+} // namespace
+} // namespace resized::integration
