@@ -36,6 +36,8 @@ struct CpuManagerSettings {
     CpuSet reserved{};
     SliceOptions slices{};
     TopologyScope scope = TopologyScope::Container;
+
+    bool operator==(const CpuManagerSettings&) const = default;
 };
 
 // Who asks for a slice, or is placed on a shared pool.

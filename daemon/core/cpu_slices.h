@@ -24,6 +24,8 @@ struct SliceOptions {
     // kubelet's full-pcpus-only: a slice is whole cores only, so no other
     // workload ever runs on a sibling thread of a slice's CPU.
     bool fullPhysicalCpusOnly = false;
+
+    bool operator==(const SliceOptions&) const = default;
 };
 
 // An exclusive slice as it stands: its CPUs, and those it was first granted

@@ -1,18 +1,40 @@
 #include "core/invariants.h"
 
+#include <algorithm>
+
 namespace resized::core {
 namespace {
 
-void checkLevel(const AdmittedState::Level& level, std::vector<std::string>& broken)
+Amounts atLeast(const Amounts& floor, const Amounts& amounts)
+{
+    return {std::max(floor.cpuMillis, amounts.cpuMillis), std::max(floor.memory, amounts.memory)};
+}
+
+Amounts atMost(const Amounts& ceiling, const Amounts& amounts)
+{
+    return {std::min(ceiling.cpuMillis, amounts.cpuMillis), std::min(ceiling.memory, amounts.memory)};
+}
+
+void checkLevel(const AdmittedState::Level& level, Tolerances& tolerances, std::vector<std::string>& broken)
 {
     const Amounts used = level.allocated + level.reserved;
+    const auto [entry, first] = tolerances.try_emplace(level.name);
+    Tolerance& tolerance = entry->second;
+    if (first || tolerance.capacity != level.capacity)
+        tolerance = {level.capacity, atLeast(level.capacity, used)};
     const std::string where = level.name.empty() ? "the node" : "pool " + level.name;
-    if (used.cpuMillis > level.capacity.cpuMillis)
+    const auto bound = [&](uint64_t allowed, uint64_t capacity, const char* unit) {
+        return std::to_string(capacity) + unit +
+               (allowed > capacity ? " (" + std::to_string(allowed) + unit + " held when it was lowered)" : "");
+    };
+    if (used.cpuMillis > tolerance.allowed.cpuMillis)
         broken.push_back(where + " has " + std::to_string(used.cpuMillis) + "m CPU allocated and reserved, over its " +
-                         std::to_string(level.capacity.cpuMillis) + "m");
-    if (used.memory > level.capacity.memory)
-        broken.push_back(where + " has " + std::to_string(used.memory) + " bytes of memory allocated and reserved, over its " +
-                         std::to_string(level.capacity.memory));
+                         bound(tolerance.allowed.cpuMillis, level.capacity.cpuMillis, "m"));
+    if (used.memory > tolerance.allowed.memory)
+        broken.push_back(where + " has " + std::to_string(used.memory) +
+                         " bytes of memory allocated and reserved, over its " +
+                         bound(tolerance.allowed.memory, level.capacity.memory, " bytes"));
+    tolerance.allowed = atLeast(level.capacity, atMost(tolerance.allowed, used));
 }
 
 void checkPod(const AdmittedState::Pod& pod, std::vector<std::string>& broken)
@@ -35,12 +57,12 @@ bool nested(const std::string& holder, const Slice& slice, const std::string& ot
 
 }  // namespace
 
-std::vector<std::string> brokenInvariants(const AdmittedState& state)
+std::vector<std::string> brokenInvariants(const AdmittedState& state, Tolerances& tolerances)
 {
     std::vector<std::string> broken;
-    checkLevel(state.node, broken);
+    checkLevel(state.node, tolerances, broken);
     for (const auto& pool : state.pools)
-        checkLevel(pool, broken);
+        checkLevel(pool, tolerances, broken);
     for (const auto& pod : state.pods)
         checkPod(pod, broken);
     for (auto first = state.slices.begin(); first != state.slices.end(); ++first) {

@@ -37,12 +37,25 @@ struct AdmittedState {
     CpuSet reservedCpus;
 };
 
+// How far each level (by name, "" for the node) may hold more than its
+// capacity without breaking a rule, carried from one check to the next. A
+// capacity lowered below what is held takes nothing from the holders (a
+// pool's cap, ReservedCPU= on reload; docs/dbus-api.md, SetPool): what they
+// held when it was lowered, or first seen, is tolerated, never more, and
+// less as they give it back.
+struct Tolerance {
+    Amounts capacity;
+    Amounts allowed;
+};
+using Tolerances = std::map<std::string, Tolerance>;
+
 // The rules of design.md §1c that hold at every instant, each broken one
 // as a sentence naming what breaks it; empty when all hold:
 // - allocations and reservations within the capacity of the node and of
-//   every pool, and every member's within its pod's limit;
+//   every pool (or what `tolerances` allows above it), and every member's
+//   within its pod's limit;
 // - slices pairwise disjoint, but a member's inside its own pod's bubble;
 // - no reserved CPU in a slice.
-std::vector<std::string> brokenInvariants(const AdmittedState& state);
+std::vector<std::string> brokenInvariants(const AdmittedState& state, Tolerances& tolerances);
 
 }  // namespace resized::core

@@ -117,10 +117,13 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
     }
 
     transition::bind(*record, *instance);
-    if (record->holdsAllocation && record->pool() != stored.pool()) {
-        spdlog::info("{}: its container came back labelled for pool \"{}\", not \"{}\"; admitting it there",
-                     name, record->pool(), stored.pool());
-        transition::changedPool(*record, stored.pool(), nowUsec());
+    // Admitted in one pod and pool, it is admitted again in the ones it
+    // came back in: their limits and caps never held it (design.md §1c).
+    if (record->holdsAllocation && (record->pool() != stored.pool() || record->pod != stored.pod)) {
+        spdlog::info("{}: its container came back in pod \"{}\" and pool \"{}\", not \"{}\" and \"{}\"; "
+                     "admitting it there",
+                     name, record->pod, record->pool(), stored.pod, stored.pool());
+        transition::movedOut(*record, stored, nowUsec());
         if (instance->hasCgroup())
             host_.countUnheld(*instance);
     }

@@ -123,12 +123,20 @@ void allocationReleased(store::WorkloadRecord& record, uint64_t nowUsec)
             nowUsec);
 }
 
-void changedPool(store::WorkloadRecord& record, const std::string& formerPool, uint64_t nowUsec)
+namespace {
+
+std::string placeOf(const std::string& pod, const std::string& pool)
+{
+    return (pod.empty() ? "no pod" : "pod " + pod) + " and " + (pool.empty() ? "no pool" : "pool " + pool);
+}
+
+}  // namespace
+
+void movedOut(store::WorkloadRecord& record, const store::WorkloadRecord& before, uint64_t nowUsec)
 {
     release(record,
-            "its container came back in " + (record.pool().empty() ? "no pool" : "pool " + record.pool()) +
-                ", not in " + (formerPool.empty() ? "no pool" : "pool " + formerPool) +
-                "; it is admitted there again",
+            "its container came back in " + placeOf(record.pod, record.pool()) + ", not in " +
+                placeOf(before.pod, before.pool()) + "; it is admitted there again",
             nowUsec);
 }
 

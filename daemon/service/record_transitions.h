@@ -47,9 +47,10 @@ void driftDetected(store::WorkloadRecord& record, const core::Resources& actual)
 // The removal grace passed: the allocation goes back to the node and the
 // desired state waits for a container of that name to be admitted again.
 void allocationReleased(store::WorkloadRecord& record, uint64_t nowUsec);
-// Its container was created again with another pool's label, which it is
-// bound to: its allocation goes back to the node rather than into that pool
+// Its container was created again in another pod or with another pool's
+// label, which it is bound to (`before`: the record as it was): its
+// allocation goes back to the node rather than into that pod or pool
 // unchecked, and the desired state waits to be admitted there.
-void changedPool(store::WorkloadRecord& record, const std::string& formerPool, uint64_t nowUsec);
+void movedOut(store::WorkloadRecord& record, const store::WorkloadRecord& before, uint64_t nowUsec);
 
 }  // namespace resized::service::transition

@@ -162,12 +162,49 @@ ResourceManager::~ResourceManager() = default;
 void ResourceManager::start()
 {
     recoverInterruptedUpdates(store_, drivers_);
-    invariants_.check("the recovery at start-up");
     // Before the bus name is taken: no hook can be waiting yet.
     resynchroniseNow();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });
     budgetClock_.rearm();
     giveBackSlicesThePolicyNoLongerGives();
+    repackSlicesOffReservedCpus();
+    invariants_.check("the start-up");
+}
+
+// ReservedCpus= changed across a restart may name CPUs a slice holds: the
+// slice keeps its count and its other CPUs and takes the rest outside the
+// reserved ones (a growth of what is left of it), or, when the free CPUs
+// cannot give that, resized does not start (design.md §1c): a slice on a
+// reserved CPU breaks the promise of both.
+void ResourceManager::repackSlicesOffReservedCpus()
+{
+    const core::CpuSet& reserved = settings_.cpuManager.reserved;
+    if (cpuManager_.policy() != core::CpuManagerPolicy::Static || reserved.empty())
+        return;
+    for (const auto& [name, slice] : store_.heldSlices()) {
+        const core::CpuSet overlap = core::intersection(slice.cpus, reserved);
+        if (overlap.empty())
+            continue;
+        store::WorkloadRecord record = *store_.find(name);
+        const core::Resources request{.exclusiveCpus = record.desired.exclusiveCpus};
+        // Rolled back unless the CPU manager can give the CPUs it lacks.
+        store::WriteTransaction transaction(store_.database());
+        record.desired.allowedCpus = core::difference(slice.cpus, reserved);
+        record.exclusiveCpusGranted = core::difference(record.exclusiveCpusGranted, reserved);
+        store_.save(record);
+        const auto expanded = cpuManager_.expand({name, record.kind, record.pod}, request, record.desired, {});
+        if (expanded.refusal)
+            throw std::runtime_error(name + "'s exclusive CPUs " + core::formatCpuSet(slice.cpus) +
+                                     " hold the reserved CPUs " + core::formatCpuSet(overlap) +
+                                     ", and no slice of " + std::to_string(*request.exclusiveCpus) +
+                                     " can be made outside them (" + *expanded.refusal +
+                                     "): restore [CpuManager] ReservedCpus= or give the slice back first");
+        transaction.commit();
+        spdlog::info("{}: its exclusive CPUs {} hold the reserved CPUs {}; moving it outside them", name,
+                     core::formatCpuSet(slice.cpus), core::formatCpuSet(overlap));
+        update(name, request, UpdateOptions{}, Actor::reconcile(),
+               [name](const UpdateResult& result) { logFailedBackgroundUpdate(name, result); });
+    }
 }
 
 // Switching the policy from static to none is a clean transition, not a
@@ -1181,10 +1218,16 @@ void ResourceManager::reload(const Settings& settings)
     if (settings.stateDir != settings_.stateDir || settings.podmanSocket != settings_.podmanSocket ||
         settings.cgroupRoot != settings_.cgroupRoot)
         spdlog::warn("changed paths take effect only when resized restarts");
+    // The slices held were chosen under the settings read at start-up,
+    // and the OCI hook places containers by them: as kubelet's CPU manager,
+    // it changes them only across a restart, which checks the slices held.
+    if (settings.cpuManager != settings_.cpuManager)
+        spdlog::warn("changes to [CpuManager] take effect only when resized restarts");
     Settings kept = settings;
     kept.stateDir = settings_.stateDir;
     kept.podmanSocket = settings_.podmanSocket;
     kept.cgroupRoot = settings_.cgroupRoot;
+    kept.cpuManager = settings_.cpuManager;
     settings_ = std::move(kept);
     ledger_.setCapacity(allocatable(node_, settings_.systemReserve));
     invariants_.setCapacity(ledger_.capacity());

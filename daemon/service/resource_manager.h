@@ -274,6 +274,7 @@ private:
     }
     void keepOnSharedPool(const Instance& instance) override { cpuManager_.keepOnSharedPool(instance); }
     void giveBackSlicesThePolicyNoLongerGives();
+    void repackSlicesOffReservedCpus();
     // A slice was given, resized or given back: every other container's
     // cpuset is placed again and the pools announced.
     void slicesChanged();

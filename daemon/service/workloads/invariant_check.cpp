@@ -45,7 +45,7 @@ void InvariantCheck::check(std::string_view after)
 {
     if (mode_ == Mode::Off)
         return;
-    const auto broken = core::brokenInvariants(admittedState());
+    const auto broken = core::brokenInvariants(admittedState(), tolerances_);
     for (const auto& rule : broken)
         spdlog::error("invariant broken after {}: {}", after, rule);
     if (!broken.empty() && mode_ == Mode::Abort)

@@ -34,6 +34,7 @@ private:
     core::Amounts capacity_;
     core::CpuSet reservedCpus_;
     Mode mode_;
+    core::Tolerances tolerances_;
 };
 
 }  // namespace resized::service

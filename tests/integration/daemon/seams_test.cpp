@@ -4,6 +4,7 @@
 // Each test is a case that broke while every feature worked on its own; the
 // invariants are checked at the step where they broke, not only at the end.
 
+#include "cpu_list.h"
 #include "daemon_test.h"
 
 #include "support/cgroup_v1.h"
@@ -12,6 +13,8 @@
 #include "support/wait.h"
 
 #include <gtest/gtest.h>
+
+#include <signal.h>
 
 #include <chrono>
 #include <fstream>
@@ -30,20 +33,9 @@ using sdbus::Variant;
 constexpr auto bound = 30s;
 const std::string poolLabel = "--label=io.resized1.pool=batch";
 
-// The number of CPUs in a kernel CPU list such as "0-3,6".
 unsigned countCpus(const std::string& list)
 {
-    unsigned count = 0;
-    std::size_t position = 0;
-    while (position < list.size())
-    {
-        const std::size_t end = std::min(list.find(',', position), list.size());
-        const std::string range = list.substr(position, end - position);
-        const std::size_t dash = range.find('-');
-        count += dash == std::string::npos ? 1 : std::stoul(range.substr(dash + 1)) - std::stoul(range) + 1;
-        position = end + 1;
-    }
-    return count;
+    return static_cast<unsigned>(parseCpuList(list).size());
 }
 
 class SeamsTest : public DaemonTest
@@ -76,14 +68,20 @@ class SeamsTest : public DaemonTest
     // Restarts the daemon with the CPU manager's static policy and no CPU
     // kept out of the node's capacity: room for a slice on every CPU but
     // the one the shared pool keeps, so that only the CPU manager refuses.
-    void withStaticCpuManager()
+    void withStaticCpuManager(const std::string& reservedCpus = "", const std::string& reservedCpu = "0")
     {
-        std::ofstream(daemonOptions().configFile)
-            << "[Node]\nReservedCPU=0\nReservedMemory=" << reservedMemory / mebibyte << "Mi\n"
-            << "[Sync]\nIntervalSec=3600\n"
-            << "[CpuManager]\nPolicy=static\n";
+        writeStaticCpuManagerConfig(reservedCpus, reservedCpu);
         daemon().stop();
         startDaemon();
+    }
+
+    void writeStaticCpuManagerConfig(const std::string& reservedCpus, const std::string& reservedCpu = "0")
+    {
+        std::ofstream(daemonOptions().configFile)
+            << "[Node]\nReservedCPU=" << reservedCpu << "\nReservedMemory=" << reservedMemory / mebibyte << "Mi\n"
+            << "[Sync]\nIntervalSec=3600\n"
+            << "[CpuManager]\nPolicy=static\n"
+            << (reservedCpus.empty() ? "" : "ReservedCpus=" + reservedCpus + "\n");
     }
 
     std::string exclusiveCpuSet() { return client().managerProperty("ExclusiveCpuSet").get<std::string>(); }
@@ -169,6 +167,8 @@ TEST_F(SeamsTest, ForceOnAPodLowersItsMembersAsTheCallersChange)
     const ScopedPod pod(podman(), containerName("shop"), ScopedPod::Infra::with);
     const std::string podWorkload = "pod:" + pod.name();
     const auto cart = runContainer("cart", {"--pod", pod.name(), poolLabel, "--cpus=0.8"});
+    // Counted in its pod from its start event on.
+    ASSERT_TRUE(daemon().waitForStartEvent(cart.name()));
     client().updateResources(podWorkload, ResourceValues{.cpuMillis = 1000});
 
     const auto refused = errorOf([&] {
@@ -285,6 +285,98 @@ TEST_F(SeamsTest, ForgettingASliceHolderGivesTheSliceBackFirst)
     ASSERT_EQ(history.size(), 2U);
     EXPECT_EQ(entryOf<std::string>(history[0], "Operation"), "forget");
     EXPECT_EQ(ResourceValues::fromDictionary(entryOf<Dictionary>(history[1], "Request")).exclusiveCpus, 0U);
+}
+
+// A pod member re-created outside its pod is admitted again on the node:
+// its limit was inside the pod's, which the node counted, and outside it
+// must find room of its own, waiting for it meanwhile.
+TEST_F(SeamsTest, AMemberOutsideItsPodIsAdmittedAgain)
+{
+    const ScopedPod pod(podman(), containerName("shop"), ScopedPod::Infra::with);
+    const std::string podWorkload = "pod:" + pod.name();
+    const std::string name = containerName("cart");
+    std::optional<ScopedContainer> cart(std::in_place, podman(), name, std::vector<std::string>{"--pod", pod.name()});
+    client().updateResources(podWorkload, ResourceValues{.cpuMillis = cpuCapacity() - 500});
+    client().updateResources(name, ResourceValues{.cpuMillis = 1000});
+    const std::uint64_t allocated = client().managerNumber("CpuAllocatedMillis");
+
+    cart.reset();
+    cart.emplace(podman(), name);
+
+    ASSERT_TRUE(waitUntil(
+        [&] { return entryOf<std::string>(client().getResourceStatus(name), "UpdateState") == "deferred"; }, bound))
+        << entryOf<std::string>(client().getResourceStatus(name), "Message");
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(name), "Pod"), "");
+    EXPECT_NE(CgroupLimits::read(cart->cgroupPath()).cpuMillis(), 1000U);
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), allocated);
+    // Room made on the node, it is admitted there.
+    client().updateResources(podWorkload, ResourceValues{.cpuMillis = 500});
+    EXPECT_TRUE(waitUntil([&] { return CgroupLimits::read(cart->cgroupPath()).cpuMillis() == 1000U; }, bound));
+    EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 1500U);
+}
+
+// ReservedCpus= changed across a restart to a CPU a slice holds: the slice
+// keeps its count outside the reserved CPUs, and its holder moves there.
+TEST_F(SeamsTest, ASliceOnACpuReservedSinceTheLastStartMovesOffIt)
+{
+    const auto online = parseCpuList(onlineCpuList());
+    ASSERT_GE(online.size(), 2U) << "the CPU manager needs a shared pool besides a slice";
+    withStaticCpuManager();
+    const auto holder = runContainer("holder");
+    client().updateResources(holder.name(), {{"ExclusiveCpus", Variant(std::uint64_t{1})}});
+    const std::string before = exclusiveCpuSet();
+    ASSERT_EQ(countCpus(before), 1U);
+
+    daemon().stop();
+    withStaticCpuManager(before);
+
+    EXPECT_EQ(client().managerProperty("ReservedCpus").get<std::string>(), before);
+    ASSERT_TRUE(waitUntil([&] { return exclusiveCpuSet() != before; }, bound));
+    const std::string after = exclusiveCpuSet();
+    EXPECT_EQ(countCpus(after), 1U);
+    EXPECT_TRUE(waitUntil([&] { return CgroupV1(holder.cgroupPath()).read("cpuset", "cpuset.cpus") == after; }, bound));
+    const auto history = client().getHistory(holder.name(), 1);
+    ASSERT_EQ(history.size(), 1U);
+    EXPECT_EQ(entryOf<std::string>(history[0], "Actor"), "reconcile");
+}
+
+// Where no slice of its count fits outside the reserved CPUs, resized does
+// not start, and says which slice keeps it from starting.
+TEST_F(SeamsTest, ASliceThatCannotLeaveTheReservedCpusKeepsResizedFromStarting)
+{
+    ASSERT_GE(countCpus(onlineCpuList()), 2U) << "the CPU manager needs a shared pool besides a slice";
+    withStaticCpuManager();
+    const auto holder = runContainer("holder");
+    client().updateResources(holder.name(), {{"ExclusiveCpus", Variant(std::uint64_t{1})}});
+    daemon().stop();
+    writeStaticCpuManagerConfig(onlineCpuList());
+
+    try
+    {
+        DaemonProcess refused(daemonOptions());
+        ADD_FAILURE() << "resized started with a slice on reserved CPUs";
+    }
+    catch (const std::runtime_error& error)
+    {
+        EXPECT_NE(std::string(error.what()).find(holder.name() + "'s exclusive CPUs"), std::string::npos)
+            << error.what();
+    }
+}
+
+// [CpuManager] is read at start-up only: a reload leaves the CPU manager as
+// it was while it takes the rest of the file.
+TEST_F(SeamsTest, AReloadKeepsTheCpuManagersSettings)
+{
+    withStaticCpuManager();
+    const std::string firstCpu = std::to_string(*parseCpuList(onlineCpuList()).begin());
+    const std::uint64_t capacity = cpuCapacity();
+    writeStaticCpuManagerConfig(firstCpu, "100m");
+
+    ASSERT_EQ(::kill(daemon().pid(), SIGHUP), 0);
+
+    ASSERT_TRUE(waitUntil([&] { return cpuCapacity() == capacity - 100; }, bound));
+    EXPECT_EQ(client().managerProperty("ReservedCpus").get<std::string>(), "");
+    EXPECT_EQ(client().managerProperty("CpuManagerPolicy").get<std::string>(), "static");
 }
 
 } // namespace

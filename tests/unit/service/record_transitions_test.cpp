@@ -161,17 +161,32 @@ TEST(RecordTransitions, AllocationReleasedKeepsTheDesiredStateForALaterContainer
     EXPECT_EQ(record.updatedAtUsec, kNow);
 }
 
-TEST(RecordTransitions, ChangedPoolReleasesTheAllocationForAnAdmissionInTheNewPool)
+TEST(RecordTransitions, MovingOutReleasesTheAllocationForAnAdmissionInTheNewPool)
 {
     auto record = settled();
+    auto before = record;
+    before.poolLabel = "web";
     record.poolLabel = "batch";
-    transition::changedPool(record, "web", kNow);
+    transition::movedOut(record, before, kNow);
     EXPECT_FALSE(record.holdsAllocation);
     EXPECT_EQ(record.allocated, core::Amounts{});
     EXPECT_EQ(record.desired, settled().desired);
     EXPECT_EQ(record.updateState, UpdateState::Pending);
-    EXPECT_EQ(record.message, "its container came back in pool batch, not in pool web; it is admitted there again");
+    EXPECT_EQ(record.message, "its container came back in no pod and pool batch, not in no pod and pool web; it is "
+                              "admitted there again");
     EXPECT_EQ(record.updatedAtUsec, kNow);
+}
+
+TEST(RecordTransitions, MovingOutOfAPodReleasesTheAllocationForAnAdmissionOutsideIt)
+{
+    auto record = settled();
+    auto before = record;
+    before.pod = "shop";
+    transition::movedOut(record, before, kNow);
+    EXPECT_FALSE(record.holdsAllocation);
+    EXPECT_EQ(record.updateState, UpdateState::Pending);
+    EXPECT_EQ(record.message, "its container came back in no pod and no pool, not in pod shop and no pool; it is "
+                              "admitted there again");
 }
 
 }  // namespace
