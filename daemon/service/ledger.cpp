@@ -49,21 +49,29 @@ std::map<std::string, core::Amounts> Ledger::podLimits()
     return limits;
 }
 
-core::Amounts Ledger::allocatedIn(const std::string* pool)
+core::Amounts Ledger::admittedIn(const std::string* pool)
 {
     const auto inPool = [pool](const std::string& workloadPool) { return !pool || workloadPool == *pool; };
-    core::Amounts held = pool ? store_.poolAllocatedOutsideHeldPods(*pool) : store_.allocatedOutsideHeldPods();
+    const core::Amounts held = pool ? store_.poolAllocatedOutsideHeldPods(*pool) : store_.allocatedOutsideHeldPods();
     // The store counts the held members of the pods it holds nothing for
     // in full: what those pods' limits cover comes off.
     core::Amounts insideUnheldPods;
-    core::Amounts unheldOutsidePods;
-    std::optional<std::map<std::string, core::Amounts>> limits;
     for (const auto& [name, unheld] : unheld_) {
         const auto pod = podNamed(name);
         if (pod && unheld.amounts != core::Amounts{})
             for (const auto& member : store_.podMemberAllocations(*pod))
                 if (inPool(member.pool))
                     insideUnheldPods = insideUnheldPods + core::insidePodLimit(member.amounts, unheld.amounts);
+    }
+    return held - insideUnheldPods;
+}
+
+core::Amounts Ledger::allocatedIn(const std::string* pool)
+{
+    const auto inPool = [pool](const std::string& workloadPool) { return !pool || workloadPool == *pool; };
+    core::Amounts unheldOutsidePods;
+    std::optional<std::map<std::string, core::Amounts>> limits;
+    for (const auto& [name, unheld] : unheld_) {
         if (!inPool(unheld.pool))
             continue;
         if (unheld.pod.empty()) {
@@ -77,7 +85,7 @@ core::Amounts Ledger::allocatedIn(const std::string* pool)
                                                      ? unheld.amounts
                                                      : core::outsidePodLimit(unheld.amounts, podLimit->second));
     }
-    return held - insideUnheldPods + unheldOutsidePods;
+    return admittedIn(pool) + unheldOutsidePods;
 }
 
 core::NodeBudget Ledger::budget() { return {capacity_, allocatedIn(nullptr), store_.reservedTotal()}; }

@@ -94,6 +94,10 @@ public:
     // the unheld workloads that name it at what their cgroups hold, as the
     // node counts them.
     core::NodeBudget poolBudget(const store::PoolRecord& pool);
+    // What resized itself has admitted on the node (nullptr) or in the
+    // pool: the allocations held, less what the limits of unheld pods
+    // cover; what the unheld workloads hold is left out.
+    core::Amounts admittedIn(const std::string* pool);
     const core::Amounts& capacity() const { return capacity_; }
     const core::CpuSet& nodeCpus() const { return nodeCpus_; }
     void setCapacity(const core::Amounts& capacity) { capacity_ = capacity; }

@@ -259,6 +259,11 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
         workloads_[item.record.name].joinPlan(plan.id);
         announcer_.changed(item.record);
     }
+    // A slice the plan gives is kept free of the others from its
+    // admission, not from the plan's end.
+    if (std::any_of(run->items.begin(), run->items.end(),
+                    [](const PlanRun::Item& item) { return item.request.exclusiveCpus.value_or(0) > 0; }))
+        slicesChanged();
     onRunning(plan);
 
     const int64_t id = plan.id;

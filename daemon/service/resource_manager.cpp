@@ -153,7 +153,7 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
       lifecycle_(store_, reconciler_, hooks_, events_, *this),
       peerCalls_(loop_),
       cpuManager_(loop_, store_, node_.topology, settings_.cpuManager, drivers_, peerCalls_),
-      invariants_(store_, ledger_.capacity(), settings_.cpuManager.reserved)
+      invariants_(store_, ledger_, settings_.cpuManager.reserved)
 {
 }
 
@@ -510,6 +510,10 @@ void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
         stopReleaseTimer(name);
         recordHistory(name, queued.actor, "update", queued.request, "pending", record.message, started);
         announcer_.changed(record);
+        // Held from its admission, a slice is kept free of the others from
+        // then on, not from when its holder starts.
+        if (assessment.request.exclusiveCpus)
+            slicesChanged();
         queued.done(record);
         return;
     }
@@ -532,6 +536,10 @@ void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
     failpoint("after-reserve");
     spdlog::info("{}: applying {} (generation {})", name, core::describe(assessment.request), record.generation);
     announcer_.changed(record);
+    // The others leave a slice as it is written, not after: a slice given
+    // back or made smaller is theirs again only once its change ended.
+    if (assessment.request.exclusiveCpus.value_or(0) > 0)
+        slicesChanged();
 
     cgroup::ApplyOptions options;
     options.force = queued.options.force;
@@ -1230,7 +1238,6 @@ void ResourceManager::reload(const Settings& settings)
     kept.cpuManager = settings_.cpuManager;
     settings_ = std::move(kept);
     ledger_.setCapacity(allocatable(node_, settings_.systemReserve));
-    invariants_.setCapacity(ledger_.capacity());
     reconciler_.setSettings(settings_);
     announcer_.budgetChanged();
     reconciler_.schedulePeriodicSync([this] { resynchronise(); });

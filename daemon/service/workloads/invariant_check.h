@@ -5,6 +5,7 @@
 #include "core/admission.h"
 #include "core/cpuset.h"
 #include "core/invariants.h"
+#include "service/ledger.h"
 #include "store/state_store.h"
 
 namespace resized::service {
@@ -18,20 +19,22 @@ class InvariantCheck {
 public:
     enum class Mode { Off, Log, Abort };
 
-    InvariantCheck(store::StateStore& store, const core::Amounts& capacity, core::CpuSet reservedCpus);
+    InvariantCheck(store::StateStore& store, Ledger& ledger, core::CpuSet reservedCpus);
 
     // The mode RESIZED_CHECK_INVARIANTS names (Off when unset or unknown).
     static Mode modeFromEnvironment();
 
-    void setCapacity(const core::Amounts& capacity) { capacity_ = capacity; }
     // `after` says what was committed, for the log.
     void check(std::string_view after);
 
 private:
     core::AdmittedState admittedState();
+    core::Amounts coveredByPlans();
+    // What the store holds that the rules sum up, for the log.
+    void logAdmitted();
 
     store::StateStore& store_;
-    core::Amounts capacity_;
+    Ledger& ledger_;
     core::CpuSet reservedCpus_;
     Mode mode_;
     core::Tolerances tolerances_;

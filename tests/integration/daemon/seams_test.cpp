@@ -287,6 +287,26 @@ TEST_F(SeamsTest, ForgettingASliceHolderGivesTheSliceBackFirst)
     EXPECT_EQ(ResourceValues::fromDictionary(entryOf<Dictionary>(history[1], "Request")).exclusiveCpus, 0U);
 }
 
+// A slice given to a stopped container is kept free of the others from its
+// admission: they leave it at once, not when its holder starts.
+TEST_F(SeamsTest, ASliceIsKeptFreeOfTheOthersFromItsAdmission)
+{
+    ASSERT_GE(countCpus(onlineCpuList()), 2U) << "the CPU manager needs a shared pool besides a slice";
+    withStaticCpuManager();
+    const auto other = runContainer("other");
+    const auto holder = runContainer("holder");
+    ASSERT_TRUE(podman().run({"stop", "-t", "0", holder.name()}).succeeded());
+
+    const Dictionary status = client().updateResources(holder.name(), {{"ExclusiveCpus", Variant(std::uint64_t{1})}});
+
+    EXPECT_EQ(entryOf<std::string>(status, "UpdateState"), "pending");
+    const auto slice = parseCpuList(exclusiveCpuSet());
+    ASSERT_EQ(slice.size(), 1U);
+    const auto otherCpus = [&] { return parseCpuList(CgroupV1(other.cgroupPath()).read("cpuset", "cpuset.cpus")); };
+    EXPECT_TRUE(waitUntil([&] { return !otherCpus().contains(*slice.begin()); }, bound))
+        << other.name() << " still runs on the slice's CPU " << *slice.begin();
+}
+
 // A pod member re-created outside its pod is admitted again on the node:
 // its limit was inside the pod's, which the node counted, and outside it
 // must find room of its own, waiting for it meanwhile.
