@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <optional>
@@ -77,22 +78,27 @@ TEST_F(MetricsTest, UpdateCallsAreCountedByResultWithTheirDuration)
     EXPECT_EQ(sampleOf(samples, "resized_update_duration_seconds_count"), 4.0);
     EXPECT_EQ(sampleOf(samples, "resized_update_duration_seconds_bucket{le=\"+Inf\"}"), 4.0);
     EXPECT_GT(sampleOf(samples, "resized_update_duration_seconds_sum").value_or(0), 0.0);
-    // Cumulative: each bucket holds at least the one below it.
-    double below = 0;
-    int buckets = 0;
+    // Cumulative: in the order of their bounds (the samples are in the
+    // order of their text), each bucket holds at least the one below it,
+    // and the last, +Inf, holds every call.
+    const std::string bucketPrefix = "resized_update_duration_seconds_bucket{le=\"";
+    std::map<double, double> countByBound;
     for (const auto& [series, value] : samples)
     {
-        if (!series.starts_with("resized_update_duration_seconds_bucket"))
+        if (!series.starts_with(bucketPrefix))
             continue;
-        ++buckets;
-        if (series.find("+Inf") == std::string::npos)
-        {
-            EXPECT_LE(value, 4.0) << series;
-        }
-        below = std::max(below, value);
+        const std::string bound = series.substr(bucketPrefix.size(), series.size() - bucketPrefix.size() - 2);
+        EXPECT_TRUE(countByBound.emplace(std::stod(bound), value).second) << "bound twice: " << series;
     }
-    EXPECT_GT(buckets, 2);
-    EXPECT_EQ(below, 4.0);
+    ASSERT_GT(countByBound.size(), 2u);
+    double below = 0;
+    for (const auto& [bound, count] : countByBound)
+    {
+        EXPECT_GE(count, below) << "the bucket le=" << bound << " holds fewer calls than the one below it";
+        below = count;
+    }
+    EXPECT_TRUE(std::isinf(countByBound.rbegin()->first));
+    EXPECT_EQ(countByBound.rbegin()->second, 4.0);
 }
 
 TEST_F(MetricsTest, AWorkloadsLimitsAndMemoryComeFromItsCgroup)
