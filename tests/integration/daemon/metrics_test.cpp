@@ -16,7 +16,6 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <thread>
 
 namespace resized::integration
 {
@@ -136,8 +135,24 @@ TEST_F(MetricsTest, TheCpuRateIsMeasuredBetweenScrapesAndHeldUnderTheLimit)
     client().updateResources(busy.name(), ResourceValues{.cpuMillis = 200});
     const auto series = ofWorkload("resized_workload_cpu_usage_millicores", busy.name());
 
+    // The rate between two scrapes is held under the limit only over many
+    // CFS periods: the second scrape comes once the kernel has counted ten
+    // periods of the loop running since the first (one second, or more on a
+    // busy machine), not after a fixed time.
+    const auto periodsRun = [&] {
+        std::istringstream stat(CgroupV1(busy.cgroupPath()).read("cpu", "cpu.stat"));
+        std::string key;
+        std::uint64_t value = 0;
+        while (stat >> key >> value)
+        {
+            if (key == "nr_periods")
+                return value;
+        }
+        return std::uint64_t{0};
+    };
+    const std::uint64_t periodsBefore = periodsRun();
     EXPECT_FALSE(sampleOf(scrape(), series)) << "a rate without a previous scrape";
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    ASSERT_TRUE(waitUntil([&] { return periodsRun() >= periodsBefore + 10; }, std::chrono::seconds(60)));
     const auto rate = sampleOf(scrape(), series);
 
     ASSERT_TRUE(rate);
