@@ -51,5 +51,5 @@ fi
 status=0
 meson test -C "$build_dir" --print-errorlogs --num-processes 2 "${test_options[@]}" ||
     status=$?
-tools/test-summary.py "$build_dir/meson-logs/testlog.json"
+tools/test-summary.py "$build_dir/meson-logs/testlog.json" || status=1
 exit "$status"

@@ -9,8 +9,10 @@
 #
 # Each target mutates a copy of its seed corpus (tests/fuzz/corpus/<target>);
 # what it adds and any crash reproducer stay in BUILD_DIR/fuzz-results/<target>
-# with its log. One line per target says how many inputs ran; the exit status
-# is non-zero when any target crashed, leaked, hung or broke an invariant.
+# with its log. One line per target says how many inputs ran and the random
+# seed it ran with; the exit status is non-zero when any target crashed,
+# leaked, hung or broke an invariant. RESIZED_FUZZ_SEED=N runs every target
+# from seed N instead of a random one, to replay a run.
 set -euo pipefail
 
 if (($# < 2)); then
@@ -49,8 +51,13 @@ final_stat() {
     sed -n "s/^stat::$1: *//p" "$2" | tail -n 1
 }
 
+seed_option=()
+if [[ -n ${RESIZED_FUZZ_SEED:-} ]]; then
+    seed_option=(-seed="$RESIZED_FUZZ_SEED")
+fi
+
 status=0
-printf '%-20s %12s %10s %8s %8s %s\n' target inputs-run execs/s corpus rss-mb result
+printf '%-20s %12s %10s %8s %8s %11s %s\n' target inputs-run execs/s corpus rss-mb seed result
 for target in "${targets[@]}"; do
     results=$build_dir/fuzz-results/$target
     rm -rf "$results"
@@ -58,18 +65,19 @@ for target in "${targets[@]}"; do
     cp "$fuzz_dir/corpus/$target"/* "$results/corpus/" 2>/dev/null || true
     result=ok
     "$build_dir/tests/fuzz/fuzz_$target" \
-        -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+        -max_total_time="$seconds" -timeout=10 -print_final_stats=1 "${seed_option[@]}" \
         -artifact_prefix="$results/artifacts/" "$results/corpus" \
         >"$results/fuzz.log" 2>&1 || result=FAILED
     if compgen -G "$results/artifacts/*" >/dev/null; then
         result="FAILED: $(ls "$results/artifacts" | tr '\n' ' ')"
     fi
     [[ $result == ok ]] || status=1
-    printf '%-20s %12s %10s %8s %8s %s\n' "$target" \
+    printf '%-20s %12s %10s %8s %8s %11s %s\n' "$target" \
         "$(final_stat number_of_executed_units "$results/fuzz.log")" \
         "$(final_stat average_exec_per_sec "$results/fuzz.log")" \
         "$(ls "$results/corpus" | wc -l)" \
-        "$(final_stat peak_rss_mb "$results/fuzz.log")" "$result"
+        "$(final_stat peak_rss_mb "$results/fuzz.log")" \
+        "$(sed -n 's/^INFO: Seed: //p' "$results/fuzz.log" | head -n 1)" "$result"
     if [[ $result != ok ]]; then
         grep -E 'ERROR|runtime error|invariant broken|SUMMARY' "$results/fuzz.log" | head -n 5 >&2 || true
     fi

@@ -19,13 +19,13 @@ using namespace std::chrono_literals;
 
 // Containers 17–21: none of the earlier phases' (0–16).
 constexpr std::size_t kFirstReacting = 17;
-constexpr std::size_t kReactions = 5;
+constexpr Amount<std::size_t> kReactions{5, 1};
 constexpr std::uint64_t kHeldMillis = 100;
 constexpr auto kPollInterval = 1ms;
 constexpr auto kReactionTimeout = 30s;
 // Long enough for two samples: the CPU rate needs a previous one.
 constexpr auto kFirstSamples = 2500ms;
-constexpr auto kSamplingTime = 10s;
+constexpr Amount<std::chrono::milliseconds> kSamplingTime{10s, 1s};
 
 core::autoscale::Policy cpuPolicy(core::autoscale::Mode mode)
 {
@@ -84,7 +84,7 @@ SamplingCost measureSampling(Testbed& testbed, const std::vector<std::string>& w
     const pid_t daemon = testbed.daemonPid();
     const ProcessUsage before = usageOf(daemon);
     const auto started = std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(kSamplingTime);
+    std::this_thread::sleep_for(kSamplingTime());
     const ProcessUsage after = usageOf(daemon);
     cost.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     cost.cpuTime = after.cpuTime - before.cpuTime;
@@ -97,7 +97,7 @@ AutoscaleResult measureAutoscale(Testbed& testbed, const IdleResult& idle)
 {
     ResizedBus bus;
     std::vector<Duration> reactions;
-    for (std::size_t trial = 0; trial < kReactions; ++trial)
+    for (std::size_t trial = 0; trial < kReactions(); ++trial)
         reactions.push_back(reactOnce(testbed, bus, kFirstReacting + trial));
 
     std::vector<std::string> workloads;

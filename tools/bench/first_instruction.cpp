@@ -17,7 +17,7 @@ namespace {
 
 constexpr std::uint64_t kCreateTimeMillis = 500;
 constexpr std::uint64_t kDesiredMillis = 100;
-constexpr std::size_t kRestarts = 20;
+constexpr Amount<std::size_t> kRestarts{20, 2};
 constexpr auto kPrintTimeout = std::chrono::seconds(30);
 
 const std::vector<std::string> kPrintQuotaThenIdle{
@@ -56,7 +56,7 @@ std::pair<std::size_t, LatencySummary> restartSeries(const integration::PodmanCl
     const std::size_t printedBefore = printedQuotas(podman, container).size();
     std::vector<Duration> durations;
     std::vector<std::string> printed;
-    for (std::size_t count = 1; count <= kRestarts; ++count) {
+    for (std::size_t count = 1; count <= kRestarts(); ++count) {
         std::vector<std::string> arguments = globalOptions;
         arguments.insert(arguments.end(), {"restart", "--time", "0", container});
         const auto started = std::chrono::steady_clock::now();
@@ -96,7 +96,7 @@ FirstInstructionResult measureFirstInstruction(Testbed& testbed)
 
     const auto hooks = writeHooksDirectory(testbed.environment());
     FirstInstructionResult result;
-    result.restarts = kRestarts;
+    result.restarts = kRestarts();
     std::tie(result.desiredFirstWithoutHook, result.restartWithoutHook) =
         restartSeries(testbed.podman(), container, {});
     std::tie(result.desiredFirstWithHook, result.restartWithHook) =

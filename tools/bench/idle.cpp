@@ -10,18 +10,18 @@ namespace resized::bench {
 
 namespace {
 
-constexpr auto kSettleTime = std::chrono::seconds(1);
-constexpr auto kIdleTime = std::chrono::seconds(10);
+constexpr Amount<std::chrono::milliseconds> kSettleTime{std::chrono::seconds(1), std::chrono::milliseconds(100)};
+constexpr Amount<std::chrono::milliseconds> kIdleTime{std::chrono::seconds(10), std::chrono::seconds(1)};
 
 }  // namespace
 
 IdleResult measureIdle(Testbed& testbed, std::size_t workloads)
 {
-    std::this_thread::sleep_for(kSettleTime);
+    std::this_thread::sleep_for(kSettleTime());
     const pid_t daemon = testbed.daemonPid();
     const ProcessUsage before = usageOf(daemon);
     const auto started = std::chrono::steady_clock::now();
-    std::this_thread::sleep_for(kIdleTime);
+    std::this_thread::sleep_for(kIdleTime());
     const ProcessUsage after = usageOf(daemon);
     return {
         .workloads = workloads,

@@ -86,6 +86,9 @@ int run(resized::integration::TestEnvironment environment)
     progress("done; removing containers");
 
     machine.loadAtEnd = loadAverage();
+    if (quickRun())
+        std::cout << "> A quick run (RESIZED_BENCH_QUICK=1): every phase with small counts; the figures are not "
+                     "measurements.\n\n";
     printReport(std::cout, machine, results);
     return EXIT_SUCCESS;
 }

@@ -1,12 +1,35 @@
 #pragma once
 
+#include <cstdlib>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "results.h"
 #include "testbed.h"
 
 namespace resized::bench {
+
+// RESIZED_BENCH_QUICK=1 (tools/bench/run.sh --quick, which CI runs): every
+// phase runs, with small counts and short waits, so that all of the
+// benchmark is exercised and cannot rot; its figures then say little.
+inline bool quickRun()
+{
+    static const bool quick = [] {
+        const char* value = std::getenv("RESIZED_BENCH_QUICK");
+        return value && std::string_view(value) == "1";
+    }();
+    return quick;
+}
+
+// A count or a duration of a phase: `full` in a real run, `quick` in a
+// quick one.
+template <typename T>
+struct Amount {
+    T full;
+    T quick;
+    T operator()() const { return quickRun() ? quick : full; }
+};
 
 // Each runs against the daemon the testbed has running, except
 // measureScale(), which starts and stops daemons of its own.

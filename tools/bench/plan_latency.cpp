@@ -18,7 +18,7 @@ constexpr std::size_t kTaker = 1;
 constexpr std::size_t kWarmUpPlans = 2;
 // Fewer than section 1's calls: a plan takes a quarter of a second here, and
 // the whole run is kept near two minutes.
-constexpr std::size_t kPlans = 100;
+constexpr Amount<std::size_t> kPlans{100, 3};
 // {giver, taker} in millicores: 250 moved one way, then back.
 constexpr std::array<std::array<std::uint64_t, 2>, 2> kPlacements{{{400, 100}, {150, 350}}};
 constexpr auto kPlanTimeout = std::chrono::seconds(10);
@@ -36,7 +36,7 @@ LatencySummary measurePlanLatency(Testbed& testbed)
 {
     ResizedBus resized;
     std::vector<Duration> samples;
-    for (std::size_t plan = 0; plan < kWarmUpPlans + kPlans; ++plan) {
+    for (std::size_t plan = 0; plan < kWarmUpPlans + kPlans(); ++plan) {
         const auto& [giver, taker] = kPlacements[plan % kPlacements.size()];
         const auto started = std::chrono::steady_clock::now();
         const PlanEnd end = resized.submitPlan({{testbed.containerName(kGiver), {.cpuMillis = giver}},

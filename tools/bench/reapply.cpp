@@ -21,7 +21,7 @@ namespace {
 constexpr std::size_t kContainer = 16;
 constexpr std::uint64_t kDesiredMillis = 100;
 constexpr std::int64_t kDesiredQuotaUs = Testbed::cfsQuotaFor(kDesiredMillis);
-constexpr std::size_t kRestarts = 50;
+constexpr Amount<std::size_t> kRestarts{50, 2};
 constexpr auto kPollInterval = std::chrono::milliseconds(1);
 constexpr auto kRestartTimeout = std::chrono::seconds(30);
 
@@ -109,7 +109,7 @@ ReapplyResult measureReapply(Testbed& testbed)
     std::vector<Duration> fromStartEvent;
     std::vector<Duration> fromRestartReturned;
     std::vector<Duration> staleVisible;
-    for (std::size_t count = 0; count < kRestarts; ++count) {
+    for (std::size_t count = 0; count < kRestarts(); ++count) {
         const Restart restart = restartOnce(testbed);
         const auto starts = rest.startEvents(container, restart.requested);
         if (starts.size() != 1)

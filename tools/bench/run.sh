@@ -3,7 +3,11 @@
 # private environment (tests/integration/with-testenv.sh: its own system bus,
 # Podman service and image), printing the report as Markdown:
 #
-#   tools/bench/run.sh [BUILD_DIR]      (default: build; about 2 minutes)
+#   tools/bench/run.sh [--quick] [BUILD_DIR]      (default: build; about 2 minutes)
+#
+# --quick runs every phase with small counts and short waits
+# (RESIZED_BENCH_QUICK=1): what CI runs, so that the benchmark cannot rot.
+# Its figures are printed but mean little.
 #
 # RESIZED_BENCH_RUNNING_CONTAINERS=N adds a scale row with N real running
 # containers, all managed (1,000 take this machine about 15 minutes more).
@@ -12,6 +16,10 @@
 set -euo pipefail
 
 readonly source_root=$(realpath "$(dirname "${BASH_SOURCE[0]}")/../..")
+if [[ ${1:-} == --quick ]]; then
+    export RESIZED_BENCH_QUICK=1
+    shift
+fi
 readonly build_dir=$(realpath -m "${1:-build}")
 
 if [[ ! -f $build_dir/build.ninja ]]; then

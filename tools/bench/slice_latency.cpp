@@ -19,7 +19,7 @@ using Clock = std::chrono::steady_clock;
 constexpr std::size_t kHolder = 0;
 constexpr std::size_t kWarmUpRounds = 2;
 // Each round waits for a pass over every container twice: a few seconds.
-constexpr std::size_t kRounds = 30;
+constexpr Amount<std::size_t> kRounds{30, 2};
 constexpr auto kPlacementTimeout = std::chrono::seconds(10);
 
 // Waits until every container but the holder runs on `cpus`; how long
@@ -48,7 +48,7 @@ SliceLatencyResult measureSliceLatency(Testbed& testbed)
     ResizedBus resized;
     const std::string& holder = testbed.containerName(kHolder);
     std::vector<Duration> grants, giveBacks, othersOff, othersBack;
-    for (std::size_t round = 0; round < kWarmUpRounds + kRounds; ++round) {
+    for (std::size_t round = 0; round < kWarmUpRounds + kRounds(); ++round) {
         auto started = Clock::now();
         const auto granted = resized.update(holder, {.exclusiveCpus = 1});
         auto answered = Clock::now();

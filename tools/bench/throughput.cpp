@@ -15,7 +15,7 @@ namespace resized::bench {
 namespace {
 
 constexpr std::array<std::size_t, 3> kClientCounts{1, 4, 16};
-constexpr auto kRunTime = std::chrono::seconds(3);
+constexpr Amount<std::chrono::milliseconds> kRunTime{std::chrono::seconds(3), std::chrono::milliseconds(300)};
 constexpr std::array<std::uint64_t, 2> kCpuMillis{30, 60};
 constexpr std::size_t kWarmUpCalls = 2;
 
@@ -48,7 +48,7 @@ private:
                 setCpu(bus, call);
             start.arrive_and_wait();
             passedStartLine = true;
-            const auto deadline = std::chrono::steady_clock::now() + kRunTime;
+            const auto deadline = std::chrono::steady_clock::now() + kRunTime();
             while (std::chrono::steady_clock::now() < deadline) {
                 const auto callStarted = std::chrono::steady_clock::now();
                 setCpu(bus, call++);

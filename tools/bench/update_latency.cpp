@@ -19,9 +19,9 @@ namespace {
 
 constexpr std::size_t kContainers = 5;
 constexpr std::size_t kWarmUpCalls = 2 * kContainers;
-constexpr std::size_t kResizedCalls = 500;
-constexpr std::size_t kPodmanCliCalls = 50;
-constexpr std::size_t kRestCalls = 200;
+constexpr Amount<std::size_t> kResizedCalls{500, 10};
+constexpr Amount<std::size_t> kPodmanCliCalls{50, 3};
+constexpr Amount<std::size_t> kRestCalls{200, 5};
 constexpr std::array<std::uint64_t, 2> kCpuMillis{100, 150};
 
 using SetCpu = std::function<void(const std::string& container, std::uint64_t millis)>;
@@ -57,25 +57,25 @@ UpdateLatencyResult measureUpdateLatency(Testbed& testbed)
 {
     ResizedBus resized;
     const ProcessUsage before = usageOf(testbed.daemonPid());
-    const auto viaResized = timeCalls(testbed, kResizedCalls, [&](const std::string& name, std::uint64_t millis) {
+    const auto viaResized = timeCalls(testbed, kResizedCalls(), [&](const std::string& name, std::uint64_t millis) {
         if (resized.setCpuMillis(name, millis) != millis)
             throw std::runtime_error(name + ": resized answered with another CpuMillis than asked");
     });
     const Duration resizedCpu = usageOf(testbed.daemonPid()).cpuTime - before.cpuTime;
 
-    const auto viaPodmanCli = timeCalls(testbed, kPodmanCliCalls, [](const std::string& name, std::uint64_t millis) {
+    const auto viaPodmanCli = timeCalls(testbed, kPodmanCliCalls(), [](const std::string& name, std::uint64_t millis) {
         const auto result = integration::runCommand({"podman", "update", "--cpus", asCpus(millis), name});
         if (!result.succeeded())
             throw std::runtime_error("podman update " + name + ": " + result.standardError);
     });
 
     PodmanRest rest(testbed.environment().podmanSocket);
-    const auto viaRest = timeCalls(testbed, kRestCalls, [&](const std::string& name, std::uint64_t millis) {
+    const auto viaRest = timeCalls(testbed, kRestCalls(), [&](const std::string& name, std::uint64_t millis) {
         rest.updateCpuQuota(name, Testbed::cfsQuotaFor(millis), Testbed::kCfsPeriodUs);
     });
 
     std::vector<Duration> inspections;
-    for (std::size_t call = 0; call < kRestCalls; ++call) {
+    for (std::size_t call = 0; call < kRestCalls(); ++call) {
         const auto started = std::chrono::steady_clock::now();
         rest.inspect(testbed.containerName(call % kContainers));
         inspections.push_back(std::chrono::steady_clock::now() - started);
@@ -85,7 +85,7 @@ UpdateLatencyResult measureUpdateLatency(Testbed& testbed)
         .methods = {{"resized `UpdateResources` (D-Bus)", summarize(viaResized)},
                     {"`podman update --cpus` (CLI)", summarize(viaPodmanCli)},
                     {"Podman REST `POST …/update` (libcurl, kept-alive)", summarize(viaRest)}},
-        .resizedCpuPerCall = resizedCpu / (kWarmUpCalls + kResizedCalls),
+        .resizedCpuPerCall = resizedCpu / (kWarmUpCalls + kResizedCalls()),
         .podmanInspect = summarize(inspections),
     };
 }

@@ -10,12 +10,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <thread>
 
 namespace resized::integration
 {
@@ -77,22 +77,27 @@ TEST_F(MetricsTest, UpdateCallsAreCountedByResultWithTheirDuration)
     EXPECT_EQ(sampleOf(samples, "resized_update_duration_seconds_count"), 4.0);
     EXPECT_EQ(sampleOf(samples, "resized_update_duration_seconds_bucket{le=\"+Inf\"}"), 4.0);
     EXPECT_GT(sampleOf(samples, "resized_update_duration_seconds_sum").value_or(0), 0.0);
-    // Cumulative: each bucket holds at least the one below it.
-    double below = 0;
-    int buckets = 0;
+    // Cumulative: in the order of their bounds (the samples are in the
+    // order of their text), each bucket holds at least the one below it,
+    // and the last, +Inf, holds every call.
+    const std::string bucketPrefix = "resized_update_duration_seconds_bucket{le=\"";
+    std::map<double, double> countByBound;
     for (const auto& [series, value] : samples)
     {
-        if (!series.starts_with("resized_update_duration_seconds_bucket"))
+        if (!series.starts_with(bucketPrefix))
             continue;
-        ++buckets;
-        if (series.find("+Inf") == std::string::npos)
-        {
-            EXPECT_LE(value, 4.0) << series;
-        }
-        below = std::max(below, value);
+        const std::string bound = series.substr(bucketPrefix.size(), series.size() - bucketPrefix.size() - 2);
+        EXPECT_TRUE(countByBound.emplace(std::stod(bound), value).second) << "bound twice: " << series;
     }
-    EXPECT_GT(buckets, 2);
-    EXPECT_EQ(below, 4.0);
+    ASSERT_GT(countByBound.size(), 2u);
+    double below = 0;
+    for (const auto& [bound, count] : countByBound)
+    {
+        EXPECT_GE(count, below) << "the bucket le=" << bound << " holds fewer calls than the one below it";
+        below = count;
+    }
+    EXPECT_TRUE(std::isinf(countByBound.rbegin()->first));
+    EXPECT_EQ(countByBound.rbegin()->second, 4.0);
 }
 
 TEST_F(MetricsTest, AWorkloadsLimitsAndMemoryComeFromItsCgroup)
@@ -130,8 +135,24 @@ TEST_F(MetricsTest, TheCpuRateIsMeasuredBetweenScrapesAndHeldUnderTheLimit)
     client().updateResources(busy.name(), ResourceValues{.cpuMillis = 200});
     const auto series = ofWorkload("resized_workload_cpu_usage_millicores", busy.name());
 
+    // The rate between two scrapes is held under the limit only over many
+    // CFS periods: the second scrape comes once the kernel has counted ten
+    // periods of the loop running since the first (one second, or more on a
+    // busy machine), not after a fixed time.
+    const auto periodsRun = [&] {
+        std::istringstream stat(CgroupV1(busy.cgroupPath()).read("cpu", "cpu.stat"));
+        std::string key;
+        std::uint64_t value = 0;
+        while (stat >> key >> value)
+        {
+            if (key == "nr_periods")
+                return value;
+        }
+        return std::uint64_t{0};
+    };
+    const std::uint64_t periodsBefore = periodsRun();
     EXPECT_FALSE(sampleOf(scrape(), series)) << "a rate without a previous scrape";
-    std::this_thread::sleep_for(std::chrono::seconds(1));
+    ASSERT_TRUE(waitUntil([&] { return periodsRun() >= periodsBefore + 10; }, std::chrono::seconds(60)));
     const auto rate = sampleOf(scrape(), series);
 
     ASSERT_TRUE(rate);

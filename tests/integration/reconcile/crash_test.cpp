@@ -6,6 +6,7 @@
 #include "reconcile_test.h"
 
 #include "support/cgroup_v1.h"
+#include "support/host_cpus.h"
 #include "support/scoped_pod.h"
 #include "support/wait.h"
 
@@ -13,7 +14,6 @@
 
 #include <algorithm>
 #include <csignal>
-#include <fstream>
 
 namespace resized::integration
 {
@@ -63,15 +63,13 @@ class CrashTest : public ReconcileTest, public ::testing::WithParamInterface<Fai
         crashWhileUpdating(workload, cpuMillis(millis));
     }
 
-    // The CPU manager's tests are written for the 2 CPUs of the test
-    // machines: skipped elsewhere (the caller checks IsSkipped()).
-    static void skipUnlessOnTheTestMachinesCpus()
+    // A slice and the shared pool it leaves need two CPUs: skipped on a
+    // machine with one (the caller checks IsSkipped()).
+    static void skipUnlessTwoCpusOrMore()
     {
-        std::string online;
-        std::getline(std::ifstream("/sys/devices/system/cpu/online"), online);
-        if (online != "0-1")
+        if (onlineCpuCount() < 2)
         {
-            GTEST_SKIP() << "written for the 2 CPUs of the test machines, this one has " << online;
+            GTEST_SKIP() << "a slice and a shared pool need 2 CPUs, this machine has " << onlineCpuList();
         }
     }
 
@@ -147,7 +145,7 @@ TEST_P(CrashTest, RestartLeavesStoreAndCgroupInAgreement)
 // shows agree with the cgroup.
 TEST_P(CrashTest, ASliceIsGivenWhollyOrNotAtAll)
 {
-    skipUnlessOnTheTestMachinesCpus();
+    skipUnlessTwoCpusOrMore();
     if (IsSkipped())
     {
         return;
@@ -165,7 +163,7 @@ TEST_P(CrashTest, ASliceIsGivenWhollyOrNotAtAll)
     EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0u);
     if (GetParam().outcome == Outcome::Completed)
     {
-        EXPECT_TRUE(limits.cpus == "0" || limits.cpus == "1") << limits;
+        EXPECT_TRUE(isOneOnlineCpu(limits.cpus)) << limits;
         EXPECT_EQ(limits.cpuMillis(), std::nullopt);
         EXPECT_EQ(desiredOf(status), (ResourceValues{.cpuMillis = noLimit, .allowedCpus = limits.cpus,
                                                      .exclusiveCpus = 1}));
@@ -175,7 +173,7 @@ TEST_P(CrashTest, ASliceIsGivenWhollyOrNotAtAll)
     }
     else
     {
-        EXPECT_EQ(limits.cpus, "0-1");
+        EXPECT_EQ(limits.cpus, onlineCpuList());
         EXPECT_EQ(desiredOf(status).exclusiveCpus, std::nullopt);
         EXPECT_EQ(entryOf<std::string>(manager, "ExclusiveCpuSet"), "");
         EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 0u);
@@ -187,7 +185,7 @@ TEST_P(CrashTest, ASliceIsGivenWhollyOrNotAtAll)
 // or none does.
 TEST_P(CrashTest, ABubbleTakesThePodAlongWhollyOrNotAtAll)
 {
-    skipUnlessOnTheTestMachinesCpus();
+    skipUnlessTwoCpusOrMore();
     if (IsSkipped())
     {
         return;
@@ -208,13 +206,13 @@ TEST_P(CrashTest, ABubbleTakesThePodAlongWhollyOrNotAtAll)
               GetParam().outcome == Outcome::Completed ? podCpus : "");
     if (GetParam().outcome == Outcome::Completed)
     {
-        EXPECT_TRUE(podCpus == "0" || podCpus == "1") << podCpus;
+        EXPECT_TRUE(isOneOnlineCpu(podCpus)) << podCpus;
         EXPECT_EQ(desiredOf(status).exclusiveCpus, 1u);
         EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 1000u);
     }
     else
     {
-        EXPECT_EQ(podCpus, "0-1");
+        EXPECT_EQ(podCpus, onlineCpuList());
         EXPECT_EQ(desiredOf(status).exclusiveCpus, std::nullopt);
     }
     // Its member (and the infra container and conmon) with it: the first
