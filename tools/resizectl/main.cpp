@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "build_config.h"
+#include "usage_error.h"
 #include "verbs/verb.h"
 
 namespace {
@@ -76,6 +77,10 @@ int main(int argc, char** argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
+        if (const auto explanation = explainUnknownWord(app, error)) {
+            printError(*explanation);
+            return static_cast<int>(ExitStatus::Usage);
+        }
         // --help and --version are "errors" with exit code 0.
         return app.exit(error) == 0 ? static_cast<int>(ExitStatus::Success) : static_cast<int>(ExitStatus::Usage);
     }

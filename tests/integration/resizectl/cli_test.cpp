@@ -49,6 +49,39 @@ TEST(ResizectlCli, EveryVerbHasHelp)
     }
 }
 
+TEST(ResizectlCli, AMisspeltVerbIsNamedWithTheNearestOne)
+{
+    const auto typo = resizectl({"stauts", "web"});
+    EXPECT_EQ(typo.exitStatus, 2);
+    EXPECT_EQ(typo.standardError,
+              "resizectl: unknown command 'stauts'; did you mean 'status'? See 'resizectl --help'.\n");
+
+    const auto otherTools = resizectl({"monitor"});
+    EXPECT_EQ(otherTools.exitStatus, 2);
+    EXPECT_EQ(otherTools.standardError,
+              "resizectl: unknown command 'monitor'; did you mean 'watch'? See 'resizectl --help'.\n");
+
+    const auto nothingNear = resizectl({"frobnicate"});
+    EXPECT_EQ(nothingNear.exitStatus, 2);
+    EXPECT_EQ(nothingNear.standardError, "resizectl: unknown command 'frobnicate'. See 'resizectl --help'.\n");
+
+    const auto subVerb = resizectl({"autoscale", "stat", "web"});
+    EXPECT_EQ(subVerb.exitStatus, 2);
+    EXPECT_EQ(subVerb.standardError, "resizectl: unknown command 'stat' for 'resizectl autoscale'; did you mean "
+                                     "'status'? See 'resizectl autoscale --help'.\n");
+}
+
+TEST(ResizectlCli, AMisspeltOptionIsNamedWithTheNearestOne)
+{
+    const auto typo = resizectl({"set", "web", "--memroy", "1g"});
+    EXPECT_EQ(typo.exitStatus, 2);
+    EXPECT_EQ(typo.standardError, "resizectl: unknown option '--memroy' for 'resizectl set'; did you mean "
+                                  "'--memory'? See 'resizectl set --help'.\n");
+    const auto global = resizectl({"list", "--jsno"});
+    EXPECT_EQ(global.exitStatus, 2);
+    EXPECT_THAT(global.standardError, HasSubstr("did you mean '--json'?"));
+}
+
 TEST(ResizectlCli, VersionIsTheProjects)
 {
     const auto result = resizectl({"--version"});
