@@ -95,4 +95,13 @@ std::optional<std::string> explainUnknownWord(const CLI::App& app, const CLI::Pa
     return "unknown command '" + word + "'" + where + hintOf(nearest) + " See '" + commandLine(command) + " --help'.";
 }
 
+void appendFooterEverywhere(CLI::App& app, const std::string& footer)
+{
+    for (CLI::App* command : app.get_subcommands([](CLI::App* sub) { return !isOptionGroup(sub); })) {
+        const std::string own = command->get_footer();
+        command->footer(own.empty() ? footer : own + "\n" + footer);
+        appendFooterEverywhere(*command, footer);
+    }
+}
+
 }  // namespace resized::ctl

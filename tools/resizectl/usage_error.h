@@ -14,4 +14,8 @@ namespace resized::ctl {
 // the error is about something else, for CLI11's own message.
 std::optional<std::string> explainUnknownWord(const CLI::App& app, const CLI::ParseError& error);
 
+// Adds `footer` below each command's own footer, at every depth, so that
+// every verb's --help ends with the same quantities and exit statuses.
+void appendFooterEverywhere(CLI::App& app, const std::string& footer);
+
 }  // namespace resized::ctl

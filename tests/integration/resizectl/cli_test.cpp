@@ -49,6 +49,22 @@ TEST(ResizectlCli, EveryVerbHasHelp)
     }
 }
 
+// The units and the exit statuses are what a user of any one verb needs.
+TEST(ResizectlCli, EveryVerbsHelpEndsWithQuantitiesAndExitStatuses)
+{
+    std::vector<std::vector<std::string>> commands;
+    for (const char* verb : kVerbs)
+        commands.push_back({verb, "--help"});
+    commands.push_back({"autoscale", "set", "--help"});
+    commands.push_back({"pool", "set", "--help"});
+    commands.push_back({"plan", "submit", "--help"});
+    for (const auto& command : commands) {
+        const auto result = resizectl(command);
+        EXPECT_THAT(result.standardOutput, HasSubstr("\nQuantities: CPU as 1.5, 1500m or 2")) << command[0];
+        EXPECT_THAT(result.standardOutput, HasSubstr("18 plan cancelled.\nSee resizectl(1).\n")) << command[0];
+    }
+}
+
 TEST(ResizectlCli, AMisspeltVerbIsNamedWithTheNearestOne)
 {
     const auto typo = resizectl({"stauts", "web"});
