@@ -1,6 +1,7 @@
 #include "client.h"
 
 #include "bus_label.h"
+#include "quantity_format.h"
 #include "plan_proxy.h"
 #include "pool_proxy.h"
 
@@ -202,7 +203,10 @@ CommandError Client::toCommandError(const sdbus::Error& error)
     case ExitStatus::NotSupported:
         return CommandError(status, "not supported by this daemon version: " + error.getMessage());
     default:
-        return CommandError(status, error.getMessage().empty() ? error.getName() : error.getMessage());
+        // The daemon writes sizes in the largest unit that divides them
+        // ("97656250000Ki"); people read "90.9Ti".
+        return CommandError(status,
+                            error.getMessage().empty() ? error.getName() : readableSizes(error.getMessage()));
     }
 }
 

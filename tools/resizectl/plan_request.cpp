@@ -16,7 +16,7 @@ constexpr std::string_view kPlanPathPrefix = "/io/resized1/plan/";
 PlanChange makeChange(const std::string& workload, const ResourceArguments& arguments)
 {
     try {
-        return PlanChange(workload, toDictionary(arguments.resolve()));
+        return PlanChange(workload, toDictionary(arguments.resolve().resources));
     } catch (const CLI::ValidationError& error) {
         throw CLI::ValidationError(workload + ": " + error.what());
     }

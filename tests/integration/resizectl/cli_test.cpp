@@ -98,6 +98,65 @@ TEST(ResizectlCli, AMisspeltOptionIsNamedWithTheNearestOne)
     EXPECT_THAT(global.standardError, HasSubstr("did you mean '--json'?"));
 }
 
+// Out of range is an invalid argument, as the daemon would answer, but in
+// the flag and the units the user typed, and without a bus.
+TEST(ResizectlCli, ValuesOutOfRangeAreNamedInTheUsersWords)
+{
+    const auto noCpu = resizectl({"set", "web", "--cpus", "0"});
+    EXPECT_EQ(noCpu.exitStatus, 4);
+    EXPECT_EQ(noCpu.standardError,
+              "resizectl: --cpus 0: below the smallest CPU limit, 0.001 CPUs (1m); 'max' for none\n");
+    const auto podmanUnits = resizectl({"set", "web", "--memory", "1m"});
+    EXPECT_EQ(podmanUnits.exitStatus, 4);
+    EXPECT_EQ(podmanUnits.standardError,
+              "resizectl: --memory 1m: below the smallest memory limit, 4m; 'max' for none\n");
+    const auto kubernetesUnits = resizectl({"validate", "web", "--memory-high", "1Mi"});
+    EXPECT_EQ(kubernetesUnits.exitStatus, 4);
+    EXPECT_EQ(kubernetesUnits.standardError,
+              "resizectl: --memory-high 1Mi: below the smallest memory limit, 4Mi; 'max' for none\n");
+    const auto systemdUnits = resizectl({"set", "web", "MemoryMax=1M"});
+    EXPECT_EQ(systemdUnits.exitStatus, 4);
+    EXPECT_EQ(systemdUnits.standardError,
+              "resizectl: MemoryMax=1M: below the smallest memory limit, 4M; 'max' for none\n");
+    const auto tooMany = resizectl({"set", "web", "--cpus", "20000"});
+    EXPECT_EQ(tooMany.exitStatus, 4);
+    EXPECT_EQ(tooMany.standardError, "resizectl: --cpus 20000: above the largest CPU limit, 10000 CPUs\n");
+}
+
+// Podman takes these; resized keeps whole millicores and says so.
+TEST(ResizectlCli, CpusFinerThanAMillicoreAreRoundedAloud)
+{
+    const auto fine = resizectl({"set", "web", "--cpus", "1.23456"});
+    EXPECT_EQ(fine.exitStatus, 1);  // as far as the bus, which is not there
+    EXPECT_THAT(fine.standardError,
+                StartsWith("resizectl: note: --cpus 1.23456: rounded to 1.235 CPUs (1235m); resized keeps CPU "
+                           "limits in whole millicores\n"));
+    const auto tiny = resizectl({"set", "web", "--cpus", "0.0005"});
+    EXPECT_THAT(tiny.standardError, StartsWith("resizectl: note: --cpus 0.0005: rounded to 0.001 CPUs (1m)"));
+    const auto quota = resizectl({"validate", "web", "--cpu-quota", "150000"});
+    EXPECT_EQ(quota.exitStatus, 1);
+    EXPECT_THAT(quota.standardError, StartsWith("resizectl: cannot connect"));
+    const auto oddPeriod = resizectl({"set", "web", "--cpu-quota", "100000", "--cpu-period", "300000"});
+    EXPECT_THAT(oddPeriod.standardError,
+                StartsWith("resizectl: note: --cpu-quota 100000 --cpu-period 300000: rounded to 0.333 CPUs (333m)"));
+}
+
+TEST(ResizectlCli, PodmanFlagsWithoutAMeaningHereSayWhy)
+{
+    const auto periodAlone = resizectl({"set", "web", "--cpu-period", "50000"});
+    EXPECT_EQ(periodAlone.exitStatus, 2);
+    EXPECT_THAT(periodAlone.standardError, HasSubstr("--cpu-period: a period alone changes no limit"));
+    const auto reservation = resizectl({"set", "web", "--memory-reservation", "1g"});
+    EXPECT_EQ(reservation.exitStatus, 2);
+    EXPECT_THAT(reservation.standardError,
+                HasSubstr("--memory-reservation: not managed: Podman writes it as memory.low on cgroup v2"));
+    EXPECT_THAT(reservation.standardError, HasSubstr("the nearest is --memory-high"));
+    const auto swap = resizectl({"set", "web", "--memory-swap", "2g"});
+    EXPECT_EQ(swap.exitStatus, 2);
+    EXPECT_THAT(swap.standardError, HasSubstr("--memory-swap: not managed: resized does not limit swap"));
+    EXPECT_EQ(resizectl({"set", "web", "--cpus", "1", "--cpu-quota", "100000"}).exitStatus, 2);
+}
+
 TEST(ResizectlCli, VersionIsTheProjects)
 {
     const auto result = resizectl({"--version"});

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "arguments.h"
+#include "quantity_format.h"
 #include "suggestion.h"
 
 namespace resized::ctl {
@@ -32,6 +34,40 @@ TEST(VerbForSynonym, OtherToolsWordsLeadToTheVerb)
     EXPECT_EQ(verbForSynonym("update"), "set");
     EXPECT_EQ(verbForSynonym("ps"), "list");
     EXPECT_EQ(verbForSynonym("status"), std::nullopt);
+}
+
+TEST(PodmanCpus, FinerThanAMillicoreIsRoundedToTheNearest)
+{
+    EXPECT_EQ(parsePodmanCpus("1.5"), 1500u);
+    EXPECT_EQ(parsePodmanCpus("250m"), 250u);
+    EXPECT_EQ(parsePodmanCpus("1.23456"), 1235u);
+    EXPECT_EQ(parsePodmanCpus("1.2344"), 1234u);
+    EXPECT_EQ(parsePodmanCpus("0.0005"), 1u);
+    EXPECT_EQ(parsePodmanCpus("0.0001"), 1u);  // at least the smallest limit
+    EXPECT_EQ(parsePodmanCpus("0"), 0u);       // for the range check to refuse
+    EXPECT_EQ(parsePodmanCpus("1.5x"), std::nullopt);
+    EXPECT_EQ(parsePodmanCpus("0-1"), std::nullopt);
+}
+
+TEST(ReadableSizes, TheDaemonsKibibytesBecomeReadable)
+{
+    EXPECT_EQ(readableSizes("asked 97656250000Ki memory, more than this node's allocatable 24421640Ki"),
+              "asked 90.9Ti memory, more than this node's allocatable 23.3Gi");
+    EXPECT_EQ(readableSizes("memory usage 103372Ki stays above the requested memory.max 64Mi"),
+              "memory usage 100.9Mi stays above the requested memory.max 64Mi");
+    EXPECT_EQ(readableSizes("pool b2Ki: asked 1500m CPU"), "pool b2Ki: asked 1500m CPU");
+    EXPECT_EQ(readableSizes("no sizes 12 here"), "no sizes 12 here");
+}
+
+TEST(FormatMemoryLike, AnswersInTheUnitsTyped)
+{
+    const uint64_t fourMi = 4ull << 20;
+    EXPECT_EQ(formatMemoryLike(fourMi, "1Mi"), "4Mi");
+    EXPECT_EQ(formatMemoryLike(fourMi, "1m"), "4m");
+    EXPECT_EQ(formatMemoryLike(fourMi, "1mb"), "4m");
+    EXPECT_EQ(formatMemoryLike(fourMi, "1M"), "4M");
+    EXPECT_EQ(formatMemoryLike(fourMi, "1048576"), "4194304");
+    EXPECT_EQ(formatMemoryLike(1ull << 60, "2Ei"), "1Ei");
 }
 
 }  // namespace

@@ -1,0 +1,80 @@
+// resizectl against the real daemon, answering in the user's words: the
+// verb or option typed, the flag and the units of a value.
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include "resizectl_fixture.h"
+
+namespace resized::ctl {
+namespace {
+
+using integration::ScopedContainer;
+using ::testing::MatchesRegex;
+using ::testing::StartsWith;
+
+constexpr int kUsage = 2;
+constexpr int kInvalidArgument = 4;
+constexpr int kInfeasible = 7;
+
+TEST_F(ResizectlTest, AMisspeltVerbOrOptionIsNamedWithTheNearestOne)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto verb = resizectl({"stauts", container.name()});
+    expectExit(verb, kUsage);
+    EXPECT_EQ(verb.standardError,
+              "resizectl: unknown command 'stauts'; did you mean 'status'? See 'resizectl --help'.\n");
+    const auto option = resizectl({"set", container.name(), "--cpu-shars", "512"});
+    expectExit(option, kUsage);
+    EXPECT_EQ(option.standardError, "resizectl: unknown option '--cpu-shars' for 'resizectl set'; did you mean "
+                                    "'--cpu-shares'? See 'resizectl set --help'.\n");
+}
+
+TEST_F(ResizectlTest, ValuesOutOfRangeAreRefusedInTheUsersWordsAndChangeNothing)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto cpus = resizectl({"set", container.name(), "--cpus", "0"});
+    expectExit(cpus, kInvalidArgument);
+    EXPECT_EQ(cpus.standardError,
+              "resizectl: --cpus 0: below the smallest CPU limit, 0.001 CPUs (1m); 'max' for none\n");
+    const auto memory = resizectl({"set", container.name(), "--memory", "1m"});
+    expectExit(memory, kInvalidArgument);
+    EXPECT_EQ(memory.standardError, "resizectl: --memory 1m: below the smallest memory limit, 4m; 'max' for none\n");
+    EXPECT_EQ(cgroupCpuMillis(container), std::nullopt);
+}
+
+// The daemon's refusal, led by the option it is about, with sizes as
+// people read them rather than in exact kibibytes.
+TEST_F(ResizectlTest, MoreMemoryThanTheNodeHasIsNamedInReadableUnits)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto result = resizectl({"set", container.name(), "--memory", "100000000000000"});
+
+    expectExit(result, kInfeasible);
+    EXPECT_THAT(result.standardError,
+                MatchesRegex("resizectl: --memory 100000000000000: asked 90\\.9Ti memory, more than this node's "
+                             "allocatable [0-9]+(\\.[0-9])?[KMGT]i\n"));
+    const auto refused = resizectl({"validate", container.name(), "-m", "100000000000000"});
+    EXPECT_THAT(refused.standardOutput,
+                StartsWith("refused: --memory 100000000000000: asked 90.9Ti memory, more than this node's allocatable "));
+}
+
+TEST_F(ResizectlTest, CpusFinerThanAMillicoreAreRoundedAndSaid)
+{
+    const ScopedContainer container(podman(), containerName());
+
+    const auto result = resizectl({"set", container.name(), "--cpus", "1.23456"});
+
+    expectExit(result, 0);
+    EXPECT_EQ(result.standardError, "resizectl: note: --cpus 1.23456: rounded to 1.235 CPUs (1235m); resized keeps "
+                                    "CPU limits in whole millicores\n");
+    EXPECT_EQ(cgroupCpuMillis(container), 1235u);
+    expectExit(resizectl({"set", container.name(), "--cpu-quota", "50000", "--cpu-period", "100000"}), 0);
+    EXPECT_EQ(cgroupCpuMillis(container), 500u);
+}
+
+}  // namespace
+}  // namespace resized::ctl
