@@ -304,27 +304,46 @@ TEST(ResizectlCli, AutoscaleHasSetStatusAndRemove)
                 HasSubstr("resizectl autoscale set web --cpu-target 70"));
 }
 
+// With --reset there is no policy in force to look up: what the options say
+// is all there is, and is judged without a bus.
 TEST(ResizectlCli, AutoscaleBoundsWithoutTheirTargetAreUsageErrors)
 {
-    const auto result = resizectl({"autoscale", "set", "web", "--cpu-min", "1"});
+    const auto result = resizectl({"autoscale", "set", "web", "--reset", "--cpu-min", "1"});
     EXPECT_EQ(result.exitStatus, 2);
-    EXPECT_THAT(result.standardError, HasSubstr("--cpu-min requires --cpu-target"));
-    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--memory-max", "1g"}).exitStatus, 2);
+    EXPECT_EQ(result.standardError, "resizectl: --cpu-min needs a CPU target: give --cpu-target\n");
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "70", "--memory-max", "1g"}).exitStatus,
+              2);
     EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--scale-up-policy", "fast"}).exitStatus,
               2);
     EXPECT_EQ(resizectl({"autoscale", "set", "web", "--memory-target", "80", "--mode", "manual"}).exitStatus, 2);
 }
 
-// Checked before connecting, as the daemon would check it.
+// Checked before the call, as the daemon would check it, in the options'
+// words rather than the D-Bus keys.
 TEST(ResizectlCli, AnUnsoundAutoscalePolicyIsAnInvalidArgument)
 {
-    const auto noTarget = resizectl({"autoscale", "set", "web", "--interval", "5s"});
+    const auto noTarget = resizectl({"autoscale", "set", "web", "--reset", "--interval", "5s"});
     EXPECT_EQ(noTarget.exitStatus, 4);
     EXPECT_THAT(noTarget.standardError, StartsWith("resizectl: invalid autoscale policy: "));
-    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "0"}).exitStatus, 4);
-    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--cpu-min", "2", "--cpu-max", "1"})
-                  .exitStatus,
-              4);
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "0"}).exitStatus, 4);
+    const auto inverted =
+        resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "70", "--cpu-min", "2", "--cpu-max", "1"});
+    EXPECT_EQ(inverted.exitStatus, 4);
+    EXPECT_EQ(inverted.standardError, "resizectl: invalid autoscale policy: --cpu-min 2 is above --cpu-max 1\n");
+    const auto fast = resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "70", "--interval", "1ms"});
+    EXPECT_EQ(fast.exitStatus, 4);
+    EXPECT_EQ(fast.standardError, "resizectl: invalid autoscale policy: --interval 1ms is below 10ms\n");
+}
+
+// A limit is never used above 100%: such a target could only shrink it.
+TEST(ResizectlCli, AnAutoscaleTargetAboveAHundredPercentIsExplained)
+{
+    const auto result = resizectl({"autoscale", "set", "web", "--cpu-target", "150"});
+    EXPECT_EQ(result.exitStatus, 2);
+    EXPECT_THAT(result.standardError,
+                HasSubstr("--cpu-target: '150' is above 100%: usage never exceeds its limit, so such a target "
+                          "would shrink the limit at every interval; give 1..100"));
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--memory-target", "101%"}).exitStatus, 2);
 }
 
 // Accepted arguments get as far as the bus, which is not there: status 1.

@@ -76,5 +76,36 @@ TEST_F(ResizectlTest, CpusFinerThanAMillicoreAreRoundedAndSaid)
     EXPECT_EQ(cgroupCpuMillis(container), 500u);
 }
 
+// `autoscale set` changes what it is given and keeps the rest: adding
+// --mode recommend once dropped the memory target, the bounds and the window.
+TEST_F(ResizectlTest, AutoscaleSetChangesOnlyWhatItIsGiven)
+{
+    const ScopedContainer container(podman(), containerName());
+    const auto first = resizectl({"autoscale", "set", container.name(), "--cpu-target", "70", "--cpu-max", "2",
+                                  "--memory-target", "80", "--memory-max", "1g", "--scale-down-window", "10min"});
+    expectExit(first, 0);
+    // It prints the policy in force, as `autoscale status` does.
+    EXPECT_THAT(first.standardOutput, StartsWith("● " + container.name() + "\n"));
+
+    expectExit(resizectl({"autoscale", "set", container.name(), "--mode", "recommend"}), 0);
+
+    const auto kept = resizectlJson({"autoscale", "status", container.name()})["Autoscale"];
+    EXPECT_EQ(kept["Mode"], "recommend");
+    EXPECT_EQ(kept["CpuTargetUtilization"], 70u);
+    EXPECT_EQ(kept["CpuMaxMillis"], 2000u);
+    EXPECT_EQ(kept["MemoryTargetUtilization"], 80u);
+    EXPECT_EQ(kept["MemoryMaxBytes"], 1ull << 30);
+    EXPECT_EQ(kept["ScaleDownStabilizationUSec"], 600'000'000u);
+
+    expectExit(resizectl({"autoscale", "set", container.name(), "--memory-min", "256m"}), 0);
+    EXPECT_EQ(resizectlJson({"autoscale", "status", container.name()})["Autoscale"]["MemoryMinBytes"], 256u << 20);
+
+    expectExit(resizectl({"autoscale", "set", container.name(), "--reset", "--cpu-target", "60"}), 0);
+    const auto replaced = resizectlJson({"autoscale", "status", container.name()})["Autoscale"];
+    EXPECT_EQ(replaced["CpuTargetUtilization"], 60u);
+    EXPECT_FALSE(replaced.contains("MemoryTargetUtilization"));
+    EXPECT_EQ(replaced["Mode"], "auto");
+}
+
 }  // namespace
 }  // namespace resized::ctl

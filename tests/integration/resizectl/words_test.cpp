@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "arguments.h"
+#include "autoscale_options.h"
 #include "quantity_format.h"
 #include "suggestion.h"
 
@@ -68,6 +69,35 @@ TEST(FormatMemoryLike, AnswersInTheUnitsTyped)
     EXPECT_EQ(formatMemoryLike(fourMi, "1M"), "4M");
     EXPECT_EQ(formatMemoryLike(fourMi, "1048576"), "4194304");
     EXPECT_EQ(formatMemoryLike(1ull << 60, "2Ei"), "1Ei");
+}
+
+TEST(AutoscaleInvalidity, IsSaidInTheOptionsWords)
+{
+    EXPECT_EQ(invalidityInOptionTerms("IntervalUSec 1000 is below 10000"), "--interval 1ms is below 10ms");
+    EXPECT_EQ(invalidityInOptionTerms("CpuMinMillis 2000 is above CpuMaxMillis 1000"),
+              "--cpu-min 2 is above --cpu-max 1");
+    EXPECT_EQ(invalidityInOptionTerms("MemoryMinBytes 2147483648 is above MemoryMaxBytes 1073741824"),
+              "--memory-min 2Gi is above --memory-max 1Gi");
+}
+
+TEST(AutoscaleArguments, WhatIsNotGivenStaysAsThePolicyInForceHasIt)
+{
+    core::autoscale::Policy inForce;
+    inForce.cpu = core::autoscale::Target{70, 500, 2000};
+    inForce.memory = core::autoscale::Target{80, 0, 1ull << 30};
+    inForce.scaleDown.stabilization = std::chrono::minutes(10);
+
+    AutoscaleArguments modeOnly;
+    modeOnly.mode = core::autoscale::Mode::Recommend;
+    core::autoscale::Policy expected = inForce;
+    expected.mode = core::autoscale::Mode::Recommend;
+    EXPECT_EQ(modeOnly.policy(inForce), expected);
+
+    AutoscaleArguments newMax;
+    newMax.cpuMax = 4000;
+    EXPECT_EQ(newMax.policy(inForce).cpu, (core::autoscale::Target{70, 500, 4000}));
+    EXPECT_EQ(newMax.boundWithoutTarget(inForce), std::nullopt);
+    EXPECT_EQ(newMax.boundWithoutTarget(), "--cpu-max needs a CPU target: give --cpu-target");
 }
 
 }  // namespace
