@@ -1,5 +1,6 @@
 // resizectl against the real daemon, answering in the user's words: the
-// verb or option typed, the flag and the units of a value.
+// verb or option typed, the flag and the units of a value, the short
+// container ID as Podman takes it.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -73,6 +74,24 @@ TEST_F(ResizectlTest, CpusFinerThanAMillicoreAreRoundedAndSaid)
                                     "CPU limits in whole millicores\n");
     EXPECT_EQ(cgroupCpuMillis(container), 1235u);
     expectExit(resizectl({"set", container.name(), "--cpu-quota", "50000", "--cpu-period", "100000"}), 0);
+    EXPECT_EQ(cgroupCpuMillis(container), 500u);
+}
+
+// Podman takes any unique prefix of a container ID; the daemon takes 12
+// digits and more.
+TEST_F(ResizectlTest, AShortUniqueIdPrefixIsExpandedAndSaid)
+{
+    const ScopedContainer container(podman(), containerName());
+    expectExit(resizectl({"set", container.name(), "--cpus", "1"}), 0);
+    const std::string prefix = container.id().substr(0, 6);
+
+    const auto status = resizectl({"status", prefix});
+
+    expectExit(status, 0);
+    EXPECT_EQ(status.standardError, "resizectl: note: '" + prefix + "' is the container " + container.name() + " (" +
+                                        container.id().substr(0, 12) + ")\n");
+    EXPECT_THAT(status.standardOutput, StartsWith("● " + container.name() + "\n"));
+    expectExit(resizectl({"set", prefix, "--cpus", "500m"}), 0);
     EXPECT_EQ(cgroupCpuMillis(container), 500u);
 }
 

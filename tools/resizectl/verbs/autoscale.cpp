@@ -19,8 +19,9 @@ struct SetRequest {
 // A workload without a policy has nothing to show: exit status 5, as the
 // daemon answers `autoscale remove` for it (NoSuchWorkload, "no autoscale
 // policy"), so that `autoscale status web && ...` reads as it should.
-ExitStatus showPolicy(Session& session, const std::string& workload)
+ExitStatus showPolicy(Session& session, const std::string& typed)
 {
+    const std::string workload = session.workloadNamed(typed);
     const Dictionary status =
         session.client().call([&](ManagerProxy& manager) { return manager.GetResourceStatus(workload); });
     const auto policy = find<Dictionary>(status, "Autoscale");
@@ -66,8 +67,9 @@ core::autoscale::Policy policyInForce(Client& client, const std::string& workloa
 // Prints the policy then in force, as `autoscale status` does.
 ExitStatus setPolicy(Session& session, const SetRequest& request)
 {
-    const auto base = request.arguments.reset ? core::autoscale::Policy{}
-                                              : policyInForce(session.client(), request.workload);
+    const std::string workload = session.workloadNamed(request.workload);
+    const auto base =
+        request.arguments.reset ? core::autoscale::Policy{} : policyInForce(session.client(), workload);
     if (const auto missing = request.arguments.boundWithoutTarget(base))
         throw CommandError(ExitStatus::Usage, *missing);
     const core::autoscale::Policy policy = request.arguments.policy(base);
@@ -75,9 +77,9 @@ ExitStatus setPolicy(Session& session, const SetRequest& request)
         throw CommandError(ExitStatus::InvalidArgument,
                            "invalid autoscale policy: " + invalidityInOptionTerms(*invalidity));
     session.client().call([&](ManagerProxy& manager) {
-        manager.SetAutoscalePolicy(request.workload, dbus_codec::encodeAutoscalePolicy(policy));
+        manager.SetAutoscalePolicy(workload, dbus_codec::encodeAutoscalePolicy(policy));
     });
-    return showPolicy(session, request.workload);
+    return showPolicy(session, workload);
 }
 
 void addSetSubcommand(CLI::App& autoscale, VerbAction& selected)
@@ -136,7 +138,8 @@ void addRemoveSubcommand(CLI::App& autoscale, VerbAction& selected)
                     "  resizectl autoscale remove web");
     command->callback([&selected, workload] {
         selected = [workload](Session& session) {
-            session.client().call([&](ManagerProxy& manager) { manager.RemoveAutoscalePolicy(*workload); });
+            const std::string name = session.workloadNamed(*workload);
+            session.client().call([&](ManagerProxy& manager) { manager.RemoveAutoscalePolicy(name); });
             return ExitStatus::Success;
         };
     });

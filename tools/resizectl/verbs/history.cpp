@@ -36,7 +36,9 @@ Table makeHistoryTable(const std::vector<Dictionary>& entries)
 ExitStatus showHistory(Session& session, const HistoryOptions& options)
 {
     const auto entries = session.client().call(
-        [&](ManagerProxy& manager) { return manager.GetHistory(options.workload, options.lines); });
+        [&, workload = session.workloadNamed(options.workload)](ManagerProxy& manager) {
+            return manager.GetHistory(workload, options.lines);
+        });
     if (session.options().json) {
         nlohmann::json array = nlohmann::json::array();
         for (const auto& entry : entries)

@@ -63,9 +63,10 @@ ExitStatus update(Session& session, const UpdateRequest& request)
     Client& client = session.client();
     const auto reclaimTimeout = request.options.reclaimTimeout.value_or(std::chrono::microseconds(0));
     client.setMethodCallTimeout(kMethodCallTimeout + reclaimTimeout);
+    const std::string workload = session.workloadNamed(request.workload);
     const Dictionary status = callAbout(request.resources, [&] {
         return client.call([&](ManagerProxy& manager) {
-            return manager.UpdateResources(request.workload, toDictionary(request.resources.resources),
+            return manager.UpdateResources(workload, toDictionary(request.resources.resources),
                                            toDictionary(request.options));
         });
     });
@@ -76,9 +77,10 @@ ExitStatus update(Session& session, const UpdateRequest& request)
 ExitStatus validate(Session& session, const UpdateRequest& request)
 {
     checkRequest(request.resources);
+    const std::string workload = session.workloadNamed(request.workload);
     const auto [allowed, reason] = callAbout(request.resources, [&] {
         return session.client().call([&](ManagerProxy& manager) {
-            return manager.ValidateResourceUpdate(request.workload, toDictionary(request.resources.resources));
+            return manager.ValidateResourceUpdate(workload, toDictionary(request.resources.resources));
         });
     });
     if (session.options().json)
