@@ -287,7 +287,10 @@ TEST(ResizectlCli, UnknownVerbOrOptionIsAUsageError)
 
 TEST(ResizectlCli, HistoryWantsAPositiveNumberOfLines)
 {
-    EXPECT_EQ(resizectl({"history", "web", "-n", "0"}).exitStatus, 2);
+    const auto none = resizectl({"history", "web", "-n", "0"});
+    EXPECT_EQ(none.exitStatus, 2);
+    EXPECT_THAT(none.standardError,
+                HasSubstr("'0' is not a count of 1 or more; leave the option out for all the entries resized keeps"));
     EXPECT_EQ(resizectl({"history", "-n", "many"}).exitStatus, 2);
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "parsed_option.h"
 #include "time_format.h"
 #include "verbs/verb.h"
 
@@ -60,10 +61,10 @@ void addHistoryVerb(CLI::App& app, VerbAction& selected)
                         kWorkloadHelp + "; every workload when omitted");
     command->add_option("-n,--lines", options->lines, "At most N entries, the newest (default: all that resized keeps)")
         ->type_name("N")
-        ->check(CLI::PositiveNumber);
+        ->check(atLeastOne("for all the entries resized keeps"));
     command->footer("Newest first. Columns: TIME (when the outcome was known, UTC), WORKLOAD, ACTOR\n"
-                    "(uid:N for a caller; reconcile for resized's repairs and re-admissions; hook for\n"
-                    "limits written for the OCI hook), OPERATION (update, forget, repair), REQUEST (the\n"
+                    "(uid:N for a caller; autoscale for the autoscaler; plan:N for plan N; reconcile for\n"
+                    "resized's repairs and re-admissions; hook for limits written for the OCI hook), OPERATION (update, forget, repair), REQUEST (the\n"
                     "limits asked for or written), RESULT (success, pending, deferred, or the error),\n"
                     "MESSAGE. resized keeps the last [Update] HistoryLimit= entries; a forgotten\n"
                     "workload keeps its history.\n"

@@ -81,7 +81,7 @@ void addTopVerb(CLI::App& app, VerbAction& selected)
         ->type_name("SECONDS");
     command->add_option("-n,--iterations", options->iterations, "Stop after N refreshes (default: until interrupted)")
         ->type_name("N")
-        ->check(CLI::PositiveNumber);
+        ->check(atLeastOne("to refresh until interrupted"));
     command->footer(
         "Columns: WORKLOAD, CPU (used, in CPUs), CPU LIMIT, CPU% (of the limit), MEM (working set:\n"
         "in use minus inactive file pages, as the kubelet counts it), MEM LIMIT (MemoryMax), MEM%,\n"
