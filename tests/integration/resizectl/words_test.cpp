@@ -6,6 +6,7 @@
 #include "autoscale_options.h"
 #include "quantity_format.h"
 #include "suggestion.h"
+#include "table.h"
 
 namespace resized::ctl {
 namespace {
@@ -98,6 +99,16 @@ TEST(AutoscaleArguments, WhatIsNotGivenStaysAsThePolicyInForceHasIt)
     EXPECT_EQ(newMax.policy(inForce).cpu, (core::autoscale::Target{70, 500, 4000}));
     EXPECT_EQ(newMax.boundWithoutTarget(inForce), std::nullopt);
     EXPECT_EQ(newMax.boundWithoutTarget(), "--cpu-max needs a CPU target: give --cpu-target");
+}
+
+TEST(Table, MinimumWidthsKeepColumnsInPlace)
+{
+    Table wide({"NAME", "CPU"});
+    wide.addRow({"a-long-name", "1"});
+    Table narrow({"NAME", "CPU"});
+    narrow.addRow({"a", "1"});
+    narrow.setMinimumWidths(wide.columnWidths(true));
+    EXPECT_EQ(narrow.render(true), "NAME        CPU\na           1\n");
 }
 
 }  // namespace
