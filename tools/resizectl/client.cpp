@@ -40,6 +40,15 @@ std::unique_ptr<sdbus::IConnection> connectTo(const BusTarget& target)
     return sdbus::createSystemBusConnection();
 }
 
+// Why the connection failed, in words: sd-bus answers a machine that is not
+// running with the errno of a host that is down.
+std::string connectionFailure(const BusTarget& target, const sdbus::Error& error)
+{
+    if (target.kind == BusTarget::Kind::Machine && error.getName() == "System.Error.EHOSTDOWN")
+        return "no running container of that name is registered with systemd-machined (see machinectl list)";
+    return error.getMessage();
+}
+
 }  // namespace
 
 ManagerProxy::ManagerProxy(sdbus::IConnection& connection)
@@ -92,7 +101,7 @@ Client::Client(const BusTarget& target)
         manager_ = std::make_unique<ManagerProxy>(*connection_);
     } catch (const sdbus::Error& error) {
         throw CommandError(ExitStatus::Failure, "cannot connect to " + target.description() + ": " +
-                                                    error.getMessage());
+                                                    connectionFailure(target, error));
     }
 }
 
