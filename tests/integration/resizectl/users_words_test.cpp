@@ -1,6 +1,7 @@
 // resizectl against the real daemon, answering in the user's words: the
 // verb or option typed, the flag and the units of a value, the short
-// container ID as Podman takes it.
+// container ID as Podman takes it; and the verbs that change something say
+// what is now in force.
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@ namespace resized::ctl {
 namespace {
 
 using integration::ScopedContainer;
+using ::testing::HasSubstr;
 using ::testing::MatchesRegex;
 using ::testing::StartsWith;
 
@@ -124,6 +126,15 @@ TEST_F(ResizectlTest, AutoscaleSetChangesOnlyWhatItIsGiven)
     EXPECT_EQ(replaced["CpuTargetUtilization"], 60u);
     EXPECT_FALSE(replaced.contains("MemoryTargetUtilization"));
     EXPECT_EQ(replaced["Mode"], "auto");
+}
+
+TEST_F(ResizectlTest, PoolSetSaysWhatIsNowInForce)
+{
+    const auto result = resizectl({"pool", "set", "batch", "--cpus", "2", "--memory", "1g"});
+
+    expectExit(result, 0);
+    EXPECT_THAT(result.standardOutput, StartsWith("● batch\n"));
+    EXPECT_THAT(result.standardOutput, HasSubstr("CPU: "));
 }
 
 }  // namespace
