@@ -336,6 +336,11 @@ TEST(ResizectlCli, AnUnsoundAutoscalePolicyIsAnInvalidArgument)
     const auto fast = resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "70", "--interval", "1ms"});
     EXPECT_EQ(fast.exitStatus, 4);
     EXPECT_EQ(fast.standardError, "resizectl: invalid autoscale policy: --interval 1ms is below 10ms\n");
+    // A value wrong whatever the policy in force is judged without asking for it.
+    const auto changed = resizectl({"autoscale", "set", "web", "--interval", "1ms"});
+    EXPECT_EQ(changed.exitStatus, 4);
+    EXPECT_EQ(changed.standardError, "resizectl: invalid autoscale policy: --interval 1ms is below 10ms\n");
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--tolerance", "1.5"}).exitStatus, 4);
 }
 
 // A limit is never used above 100%: such a target could only shrink it.

@@ -61,21 +61,35 @@ core::autoscale::Policy policyInForce(Client& client, const std::string& workloa
     }
 }
 
-// The options change the policy in force, or replace it with --reset.
-// The result is checked here as the daemon checks it, so that an unsound
-// policy is an invalid argument (exit status 4) in the options' words.
-// Prints the policy then in force, as `autoscale status` does.
-ExitStatus setPolicy(Session& session, const SetRequest& request)
+void throwIfUnsound(const core::autoscale::Policy& policy)
 {
-    const std::string workload = session.workloadNamed(request.workload);
-    const auto base =
-        request.arguments.reset ? core::autoscale::Policy{} : policyInForce(session.client(), workload);
-    if (const auto missing = request.arguments.boundWithoutTarget(base))
-        throw CommandError(ExitStatus::Usage, *missing);
-    const core::autoscale::Policy policy = request.arguments.policy(base);
     if (const auto invalidity = core::autoscale::invalidity(policy))
         throw CommandError(ExitStatus::InvalidArgument,
                            "invalid autoscale policy: " + invalidityInOptionTerms(*invalidity));
+}
+
+// The options change the policy in force, or replace it with --reset.
+// Checked here as the daemon checks it, so that an unsound policy is an
+// invalid argument (exit status 4) in the options' words. Before the policy
+// in force is asked for, what the options give is judged over the defaults
+// (with a stand-in target where they name none), so that a wrong value
+// needs no bus. Prints the policy then in force, as `autoscale status` does.
+ExitStatus setPolicy(Session& session, const SetRequest& request)
+{
+    const AutoscaleArguments& arguments = request.arguments;
+    if (!arguments.reset) {
+        core::autoscale::Policy standIn;
+        if (!arguments.cpuTarget && !arguments.memoryTarget)
+            standIn.cpu = core::autoscale::Target{100, 0, core::autoscale::kUnbounded};
+        throwIfUnsound(arguments.policy(standIn));
+    }
+
+    const std::string workload = session.workloadNamed(request.workload);
+    const auto base = arguments.reset ? core::autoscale::Policy{} : policyInForce(session.client(), workload);
+    if (const auto missing = arguments.boundWithoutTarget(base))
+        throw CommandError(ExitStatus::Usage, *missing);
+    const core::autoscale::Policy policy = arguments.policy(base);
+    throwIfUnsound(policy);
     session.client().call([&](ManagerProxy& manager) {
         manager.SetAutoscalePolicy(workload, dbus_codec::encodeAutoscalePolicy(policy));
     });
