@@ -164,8 +164,8 @@ std::optional<std::string> memoryRangeViolation(uint64_t bytes, const std::strin
 void addRefusedOption(CLI::Option_group& group, const std::string& name, const std::string& why)
 {
     group.add_option_function<std::string>(
-             name, [name, why](const std::string&) { throw CLI::ValidationError(name, why); }, why)
-        ->type_name("VALUE");
+             name, [name, why](const std::string&) { throw CLI::ValidationError(name, why); }, "Not taken: " + why)
+        ->type_name("BYTES");
 }
 
 // podman update's flags beyond those of kResourceOptions: the CPU quota
@@ -201,12 +201,12 @@ void addPodmanOptions(CLI::App& command, ResourceArguments& arguments)
         "the cgroup keeps its own period. As podman update --cpu-period")
         ->type_name("USEC");
     addRefusedOption(*group, "--memory-reservation",
-                     "not managed: Podman writes it as memory.low on cgroup v2, a protection from reclaim that "
-                     "resized does not manage; the nearest is --memory-high, the throttle threshold (on cgroup "
-                     "v1 the same soft limit Podman writes)");
+                     "resized does not manage memory.low, the protection from reclaim Podman writes for it on "
+                     "cgroup v2; the nearest is --memory-high, the throttle threshold (on cgroup v1 the same soft "
+                     "limit Podman writes)");
     addRefusedOption(*group, "--memory-swap",
-                     "not managed: resized does not limit swap; memory plus swap stays as the container was "
-                     "created with. Set --memory for the memory limit");
+                     "resized does not limit swap: memory plus swap stays as the container was created with; "
+                     "--memory sets the memory limit");
 }
 
 // The value part of "--memory 1m" or "MemoryMax=1M".

@@ -99,7 +99,7 @@ void appendFooterEverywhere(CLI::App& app, const std::string& footer)
 {
     for (CLI::App* command : app.get_subcommands([](CLI::App* sub) { return !isOptionGroup(sub); })) {
         const std::string own = command->get_footer();
-        command->footer(own.empty() ? footer : own + "\n" + footer);
+        command->footer(own.empty() ? footer : own + "\n\n" + footer);
         appendFooterEverywhere(*command, footer);
     }
 }

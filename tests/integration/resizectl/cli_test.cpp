@@ -149,11 +149,11 @@ TEST(ResizectlCli, PodmanFlagsWithoutAMeaningHereSayWhy)
     const auto reservation = resizectl({"set", "web", "--memory-reservation", "1g"});
     EXPECT_EQ(reservation.exitStatus, 2);
     EXPECT_THAT(reservation.standardError,
-                HasSubstr("--memory-reservation: not managed: Podman writes it as memory.low on cgroup v2"));
-    EXPECT_THAT(reservation.standardError, HasSubstr("the nearest is --memory-high"));
+                HasSubstr("--memory-reservation: resized does not manage memory.low, the protection from reclaim "
+                          "Podman writes for it on cgroup v2; the nearest is --memory-high"));
     const auto swap = resizectl({"set", "web", "--memory-swap", "2g"});
     EXPECT_EQ(swap.exitStatus, 2);
-    EXPECT_THAT(swap.standardError, HasSubstr("--memory-swap: not managed: resized does not limit swap"));
+    EXPECT_THAT(swap.standardError, HasSubstr("--memory-swap: resized does not limit swap"));
     EXPECT_EQ(resizectl({"set", "web", "--cpus", "1", "--cpu-quota", "100000"}).exitStatus, 2);
 }
 
