@@ -127,21 +127,32 @@ uint64_t millisOfQuota(uint64_t quota, uint64_t period)
                               core::kMinCpuMillis);
 }
 
-// What was rounded, said once for the CPU limit: whether the user's text
-// reads exactly as a millicore count.
+// The value part of "--memory 1m" or "MemoryMax=1M".
+std::string valueOf(const std::string& words)
+{
+    const size_t blank = words.find_first_of(" =");
+    return blank == std::string::npos ? words : words.substr(blank + 1);
+}
+
+// What was rounded, said once for the CPU limit: a quota per period, or a
+// --cpus that only parsePodmanCpus reads, is not a whole millicore count.
+// (systemd's CPUQuota= finer than a millicore is refused, not rounded.)
 std::optional<std::string> roundingNote(const ResourceArguments& arguments, const ResourceRequest& request)
 {
     const auto words = request.words.find("CpuMillis");
     if (!request.resources.cpuMillis || words == request.words.end())
         return std::nullopt;
     const uint64_t millis = *request.resources.cpuMillis;
-    bool exact = true;
-    if (arguments.cpuQuota)
-        exact = *arguments.cpuQuota == core::kUnlimited ||
-                (*arguments.cpuQuota * 1000) % arguments.cpuPeriod.value_or(kPodmanCpuPeriod) == 0;
-    else if (const size_t blank = words->second.find_first_of(" ="); blank != std::string::npos)
-        exact = core::parseCpuMillis(words->second.substr(blank + 1)).has_value();
-    if (exact)
+    bool rounded = false;
+    if (arguments.cpuQuota) {
+        using Wide = unsigned __int128;
+        rounded = *arguments.cpuQuota != core::kUnlimited &&
+                  static_cast<Wide>(*arguments.cpuQuota) * 1000 % arguments.cpuPeriod.value_or(kPodmanCpuPeriod) != 0;
+    } else {
+        const std::string value = valueOf(words->second);
+        rounded = parsePodmanCpus(value) && !core::parseCpuMillis(value);
+    }
+    if (!rounded)
         return std::nullopt;
     return words->second + ": rounded to " + formatCpus(millis) + " CPUs (" + core::formatCpuMillis(millis) +
            "); resized keeps CPU limits in whole millicores";
@@ -207,13 +218,6 @@ void addPodmanOptions(CLI::App& command, ResourceArguments& arguments)
     addRefusedOption(*group, "--memory-swap",
                      "resized does not limit swap: memory plus swap stays as the container was created with; "
                      "--memory sets the memory limit");
-}
-
-// The value part of "--memory 1m" or "MemoryMax=1M".
-std::string valueOf(const std::string& words)
-{
-    const size_t blank = words.find_first_of(" =");
-    return blank == std::string::npos ? words : words.substr(blank + 1);
 }
 
 }  // namespace

@@ -136,6 +136,10 @@ TEST(ResizectlCli, CpusFinerThanAMillicoreAreRoundedAloud)
     const auto quota = resizectl({"validate", "web", "--cpu-quota", "150000"});
     EXPECT_EQ(quota.exitStatus, 1);
     EXPECT_THAT(quota.standardError, StartsWith("resizectl: cannot connect"));
+    // Exact values are not rounded, whoever's words they are in.
+    for (const char* exact : {"CPUQuota=150%", "cpus=1.5", "CPUQuota=12.5%"})
+        EXPECT_THAT(resizectl({"set", "web", exact}).standardError, StartsWith("resizectl: cannot connect"))
+            << exact;
     const auto oddPeriod = resizectl({"set", "web", "--cpu-quota", "100000", "--cpu-period", "300000"});
     EXPECT_THAT(oddPeriod.standardError,
                 StartsWith("resizectl: note: --cpu-quota 100000 --cpu-period 300000: rounded to 0.333 CPUs (333m)"));
