@@ -7,18 +7,24 @@
 #include <gtest/gtest.h>
 
 #include "resizectl_fixture.h"
+#include "support/cgroup_v1.h"
 
 namespace resized::ctl {
 namespace {
 
 using integration::ScopedContainer;
+using ::testing::ContainsRegex;
 using ::testing::HasSubstr;
+using ::testing::Not;
 using ::testing::MatchesRegex;
 using ::testing::StartsWith;
 
 constexpr int kUsage = 2;
 constexpr int kInvalidArgument = 4;
 constexpr int kInfeasible = 7;
+constexpr int kMemoryInUse = 8;
+constexpr uint64_t kMiB = 1ull << 20;
+using namespace std::chrono_literals;
 
 TEST_F(ResizectlTest, AMisspeltVerbOrOptionIsNamedWithTheNearestOne)
 {
@@ -63,6 +69,28 @@ TEST_F(ResizectlTest, MoreMemoryThanTheNodeHasIsNamedInReadableUnits)
     const auto refused = resizectl({"validate", container.name(), "-m", "100000000000000"});
     EXPECT_THAT(refused.standardOutput,
                 StartsWith("refused: --memory 100000000000000: asked 90.9Ti memory, more than this node's allocatable "));
+}
+
+// Memory that cannot be reclaimed (shared memory, no swap): a shrink below
+// it is refused with the usage in readable units, and with --force the
+// kernel's EBUSY is explained rather than passed on.
+TEST_F(ResizectlTest, AShrinkBelowUnreclaimableMemoryIsExplainedInWords)
+{
+    const auto container = ScopedContainer::holdingMemory(podman(), containerName(), 64);
+    ASSERT_TRUE(integration::CgroupV1(container.cgroupPath()).waitForMemoryUsageAbove(60 * kMiB, 30s));
+
+    const auto refused = resizectl({"set", container.name(), "--memory", "16m", "--reclaim-timeout", "1s"});
+    expectExit(refused, kMemoryInUse);
+    EXPECT_THAT(refused.standardError, StartsWith("resizectl: --memory 16m: "));
+    EXPECT_THAT(refused.standardError, Not(ContainsRegex("[0-9]{4,}Ki")));
+
+    const auto forced = resizectl({"set", container.name(), "--memory", "16m", "--force", "--reclaim-timeout", "1s"});
+    expectExit(forced, kMemoryInUse);
+    EXPECT_THAT(forced.standardError, HasSubstr("Device or resource busy"));
+    EXPECT_THAT(forced.standardError,
+                HasSubstr("(the kernel would not lower the cgroup v1 memory limit below the memory the container "
+                          "holds: it reclaimed what it could and the rest is in use, which --force cannot change; "
+                          "free memory inside the container, or ask for a higher limit)\n"));
 }
 
 TEST_F(ResizectlTest, CpusFinerThanAMillicoreAreRoundedAndSaid)

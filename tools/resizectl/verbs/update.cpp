@@ -37,7 +37,8 @@ void checkRequest(const ResourceRequest& request)
 }
 
 // The kernel's word for a cgroup v1 memory limit below what the container
-// holds, which it refuses even after reclaim, --force or not.
+// holds, which it refuses even after reclaim, --force or not; the daemon
+// passes it on in a MemoryInUse (or ApplyFailed) message.
 constexpr std::string_view kKernelBusy = "Device or resource busy";
 
 // The daemon's refusal about one of the resources, led by the user's words,
@@ -49,7 +50,7 @@ auto callAbout(const ResourceRequest& request, Call&& call)
         return call();
     } catch (const CommandError& error) {
         std::string message = request.attributed(error.what());
-        if (error.status() == ExitStatus::ApplyFailed && message.find(kKernelBusy) != std::string::npos)
+        if (message.find(kKernelBusy) != std::string::npos)
             message += " (the kernel would not lower the cgroup v1 memory limit below the memory the container "
                        "holds: it reclaimed what it could and the rest is in use, which --force cannot change; "
                        "free memory inside the container, or ask for a higher limit)";
