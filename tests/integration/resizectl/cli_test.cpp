@@ -140,6 +140,8 @@ TEST(ResizectlCli, CpusFinerThanAMillicoreAreRoundedAloud)
     for (const char* exact : {"CPUQuota=150%", "cpus=1.5", "CPUQuota=12.5%"})
         EXPECT_THAT(resizectl({"set", "web", exact}).standardError, StartsWith("resizectl: cannot connect"))
             << exact;
+    const auto planned = resizectl({"plan", "submit", "web", "cpus=1.23456"});
+    EXPECT_THAT(planned.standardError, StartsWith("resizectl: note: web: cpus=1.23456: rounded to 1.235 CPUs"));
     const auto oddPeriod = resizectl({"set", "web", "--cpu-quota", "100000", "--cpu-period", "300000"});
     EXPECT_THAT(oddPeriod.standardError,
                 StartsWith("resizectl: note: --cpu-quota 100000 --cpu-period 300000: rounded to 0.333 CPUs (333m)"));
