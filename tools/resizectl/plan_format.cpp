@@ -4,6 +4,7 @@
 #include <cstdint>
 
 #include "plan_request.h"
+#include "quantity_format.h"
 #include "status_format.h"
 
 namespace resized::ctl {
@@ -65,7 +66,7 @@ std::string formatPlanBlock(const ListedPlan& plan, Clock::time_point now)
 {
     std::vector<StatusField> fields{{"State", stateWithReason(plan)}};
     if (const std::string message = lookup<std::string>(plan.properties, "Message"); !message.empty())
-        fields.emplace_back("Message", message);
+        fields.emplace_back("Message", readableSizes(message));
     fields.emplace_back("Submitted", formatTimestamp(lookup<uint64_t>(plan.properties, "SubmittedAtUSec"), now));
     fields.emplace_back("Finished", formatTimestamp(lookup<uint64_t>(plan.properties, "FinishedAtUSec"), now));
     std::string changes;

@@ -4,7 +4,9 @@
 
 #include "arguments.h"
 #include "autoscale_options.h"
+#include "events.h"
 #include "quantity_format.h"
+#include "status_format.h"
 #include "suggestion.h"
 #include "table.h"
 
@@ -59,6 +61,16 @@ TEST(ReadableSizes, TheDaemonsKibibytesBecomeReadable)
               "memory usage 100.9Mi stays above the requested memory.max 64Mi");
     EXPECT_EQ(readableSizes("pool b2Ki: asked 1500m CPU"), "pool b2Ki: asked 1500m CPU");
     EXPECT_EQ(readableSizes("no sizes 12 here"), "no sizes 12 here");
+}
+
+TEST(ReadableSizes, TheDaemonsMessagesAreShownReadable)
+{
+    const std::string message = "memory usage 103372Ki stays above the requested memory.max 64Mi";
+    const Dictionary status{{"Workload", sdbus::Variant(std::string("web"))},
+                            {"Message", sdbus::Variant(message)}};
+    EXPECT_NE(formatStatusBlock(status, Clock::now()).find("memory usage 100.9Mi stays above"), std::string::npos);
+    EXPECT_NE(updateFailedEvent(Clock::now(), "web", "MemoryInUse", message).text.find("100.9Mi"),
+              std::string::npos);
 }
 
 TEST(FormatMemoryLike, AnswersInTheUnitsTyped)

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "parsed_option.h"
+#include "quantity_format.h"
 #include "time_format.h"
 #include "verbs/verb.h"
 
@@ -29,7 +30,7 @@ Table makeHistoryTable(const std::vector<Dictionary>& entries)
         table.addRow({formatIsoTimestamp(time), textOf(entry, "Workload"), textOf(entry, "Actor"),
                       textOf(entry, "Operation"),
                       describeResources(find<Dictionary>(entry, "Request").value_or(Dictionary{})),
-                      textOf(entry, "Result"), textOf(entry, "Message")});
+                      textOf(entry, "Result"), readableSizes(textOf(entry, "Message"))});
     }
     return table;
 }
