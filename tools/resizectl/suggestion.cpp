@@ -39,9 +39,11 @@ std::string_view withoutDashes(std::string_view word)
 
 std::optional<std::string> nearestWord(std::string_view typed, const std::vector<std::string>& candidates)
 {
-    // One edit in three characters, at least one: "stauts" is status, but
-    // "ls" is not "top".
-    const size_t tolerated = std::max<size_t>(1, withoutDashes(typed).size() / 3);
+    // One edit in three characters, at least one: "stauts" is status; a
+    // word of one or two letters ("ls", "-x") is one edit from too many.
+    constexpr size_t kShortestTypo = 3;
+    const size_t length = withoutDashes(typed).size();
+    const size_t tolerated = length < kShortestTypo ? 0 : std::max<size_t>(1, length / 3);
     std::optional<std::string> nearest;
     size_t nearestDistance = tolerated + 1;
     for (const auto& candidate : candidates) {

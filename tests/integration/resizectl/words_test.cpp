@@ -22,6 +22,7 @@ TEST(NearestWord, ATypoFindsTheWordItMisspells)
     EXPECT_EQ(nearestWord("frobnicate", verbs), std::nullopt);
     // Too short to tell a typo from another word.
     EXPECT_EQ(nearestWord("ls", verbs), std::nullopt);
+    EXPECT_EQ(nearestWord("-x", {"-h", "-H", "-M", "--json"}), std::nullopt);
 }
 
 TEST(NearestWord, AnUnambiguousBeginningIsCompleted)
