@@ -1,9 +1,12 @@
 #include "client.h"
 
+#include <map>
+
 #include "bus_label.h"
-#include "quantity_format.h"
 #include "plan_proxy.h"
 #include "pool_proxy.h"
+#include "quantity_format.h"
+#include "workload_proxy.h"
 
 namespace resized::ctl {
 
@@ -11,6 +14,7 @@ namespace {
 
 constexpr const char* kBusName = "io.resized1";
 constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
+constexpr const char* kObjectManagerInterface = "org.freedesktop.DBus.ObjectManager";
 constexpr const char* kUnknownObject = "org.freedesktop.DBus.Error.UnknownObject";
 
 // Workload objects come and go, so their signals are matched by path prefix
@@ -149,6 +153,29 @@ void Client::cancelPlan(const sdbus::ObjectPath& path)
             throw CommandError(ExitStatus::NoSuchPlan, "no such plan: " + std::string(path));
         throw toCommandError(error);
     }
+}
+
+std::vector<WorkloadContainer> Client::workloadContainerIds()
+{
+    using Interfaces = std::map<std::string, Dictionary>;
+    std::map<sdbus::ObjectPath, Interfaces> objects;
+    try {
+        sdbus::createProxy(*connection_, kBusName, std::string(kManagerPath))
+            ->callMethod("GetManagedObjects")
+            .onInterface(kObjectManagerInterface)
+            .storeResultsTo(objects);
+    } catch (const sdbus::Error& error) {
+        throw toCommandError(error);
+    }
+    std::vector<WorkloadContainer> workloads;
+    for (const auto& [path, interfaces] : objects) {
+        const auto workload = interfaces.find(io::resized1::Workload_proxy::INTERFACE_NAME);
+        if (workload == interfaces.end())
+            continue;
+        workloads.emplace_back(lookup<std::string>(workload->second, "Name"),
+                               lookup<std::string>(workload->second, "ContainerId"));
+    }
+    return workloads;
 }
 
 void Client::setMethodCallTimeout(std::chrono::microseconds timeout)

@@ -5,6 +5,7 @@
 #include "arguments.h"
 #include "autoscale_options.h"
 #include "events.h"
+#include "id_prefix.h"
 #include "quantity_format.h"
 #include "status_format.h"
 #include "suggestion.h"
@@ -39,6 +40,26 @@ TEST(VerbForSynonym, OtherToolsWordsLeadToTheVerb)
     EXPECT_EQ(verbForSynonym("update"), "set");
     EXPECT_EQ(verbForSynonym("ps"), "list");
     EXPECT_EQ(verbForSynonym("status"), std::nullopt);
+}
+
+TEST(IdPrefix, OnlyAShortRunOfHexDigitsIsExpanded)
+{
+    EXPECT_TRUE(isShortIdPrefix("551c51"));
+    EXPECT_TRUE(isShortIdPrefix("5"));
+    EXPECT_FALSE(isShortIdPrefix("551c51a0f3e2"));  // the daemon's own
+    EXPECT_FALSE(isShortIdPrefix("web"));
+    EXPECT_FALSE(isShortIdPrefix("551C51"));  // Podman's IDs are lower case
+    EXPECT_FALSE(isShortIdPrefix(""));
+}
+
+TEST(IdPrefix, MatchesEveryIdItBeginsUnlessAWorkloadHasThatName)
+{
+    const std::vector<WorkloadContainer> workloads{
+        {"web", "551c51a0f3e2aa"}, {"db", "551d00b7c3e1bb"}, {"unit:nginx.service", ""}, {"cafe", "0123"}};
+    EXPECT_EQ(idPrefixMatches("551c", workloads), (std::vector<WorkloadContainer>{{"web", "551c51a0f3e2aa"}}));
+    EXPECT_EQ(idPrefixMatches("551", workloads).size(), 2u);
+    EXPECT_TRUE(idPrefixMatches("f", workloads).empty());
+    EXPECT_TRUE(idPrefixMatches("cafe", workloads).empty());  // a name wins
 }
 
 TEST(PodmanCpus, FinerThanAMillicoreIsRoundedToTheNearest)

@@ -24,8 +24,9 @@ public:
 
     // The workload `typed` names. As Podman takes any unique prefix of a
     // container ID, a prefix shorter than the 12 digits the daemon resolves
-    // itself is expanded from the workloads it lists, saying what it matched;
-    // a name resized knows always wins. Anything else is passed on as typed.
+    // itself is expanded from the daemon's workload objects, saying what it
+    // matched; a name resized knows always wins. Anything else is passed on
+    // as typed.
     std::string workloadNamed(const std::string& typed);
 
 private:
