@@ -266,7 +266,8 @@ std::string ResourceRequest::attributed(const std::string& message) const
     const bool aboutCpu = message.find("CPU") != std::string::npos;
     if (aboutMemory == aboutCpu)
         return message;
-    for (const auto& key : aboutMemory ? std::array{"MemoryMax", "MemoryHigh"} : std::array{"CpuMillis", "ExclusiveCpus"})
+    const auto keys = aboutMemory ? std::array{"MemoryMax", "MemoryHigh"} : std::array{"CpuMillis", "ExclusiveCpus"};
+    for (const auto& key : keys)
         if (const auto found = words.find(key); found != words.end())
             return found->second + ": " + message;
     return message;

@@ -68,7 +68,8 @@ TEST_F(ResizectlTest, MoreMemoryThanTheNodeHasIsNamedInReadableUnits)
                              "allocatable [0-9]+(\\.[0-9])?[KMGT]i\n"));
     const auto refused = resizectl({"validate", container.name(), "-m", "100000000000000"});
     EXPECT_THAT(refused.standardOutput,
-                StartsWith("refused: --memory 100000000000000: asked 90.9Ti memory, more than this node's allocatable "));
+                StartsWith("refused: --memory 100000000000000: asked 90.9Ti memory, more than this node's "
+                           "allocatable "));
 }
 
 // Memory that cannot be reclaimed (shared memory, no swap): a shrink below
