@@ -19,13 +19,17 @@ integration_test_packages=(
     dbus podman runc conmon catatonit busybox-static sqlite3 curl
 )
 
+# tests/integration/resizectl/manuals_test.py renders every manual with
+# `man --warnings`.
+manual_test_packages=(man-db groff-base)
+
 # The QEMU guest of the VM suite (-Dvm_tests=true).
 vm_test_packages=(qemu-system-x86 kmod)
 
 # tests/fuzz: libFuzzer targets, built with clang.
 fuzz_test_packages=(clang libclang-rt-14-dev)
 
-packages=("${build_packages[@]}" "${integration_test_packages[@]}"
+packages=("${build_packages[@]}" "${integration_test_packages[@]}" "${manual_test_packages[@]}"
     "${vm_test_packages[@]}" "${fuzz_test_packages[@]}")
 
 missing_packages() {

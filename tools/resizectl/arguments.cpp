@@ -1,5 +1,6 @@
 #include "arguments.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -7,6 +8,7 @@
 #include <utility>
 
 #include "core/cpuset.h"
+#include "core/quantity.h"
 #include "core/resources.h"
 
 namespace resized::ctl {
@@ -148,6 +150,23 @@ std::optional<uint64_t> parseUnsignedArgument(std::string_view text)
     if (text.empty() || error != std::errc{} || end != text.data() + text.size())
         return std::nullopt;
     return value;
+}
+
+std::optional<uint64_t> parsePodmanCpus(std::string_view text)
+{
+    if (const auto exact = core::parseCpuMillis(text))
+        return exact;
+    size_t pos = 0;
+    const auto cpus = readDecimal(text, pos);
+    if (!cpus || pos != text.size())
+        return std::nullopt;
+    using Wide = unsigned __int128;
+    // Half a millicore and more rounds up.
+    const Wide millis = static_cast<Wide>(cpus->whole) * 1000 +
+                        (static_cast<Wide>(cpus->fraction) * 2000 + cpus->fractionScale) / (2 * cpus->fractionScale);
+    if (millis >= core::kUnlimited)
+        return std::nullopt;
+    return std::max<uint64_t>(static_cast<uint64_t>(millis), core::kMinCpuMillis);
 }
 
 std::optional<uint64_t> parseCpuWeightArgument(std::string_view text)

@@ -17,6 +17,12 @@ namespace resized::ctl {
 
 // A plain decimal integer: no sign, no blanks, no unit.
 std::optional<uint64_t> parseUnsignedArgument(std::string_view text);
+// CPUs as `podman update --cpus` reads them, in millicores: what
+// core::parseCpuMillis reads ("1.5", "1500m", "max"), and a decimal finer
+// than a millicore ("1.23456", which Podman turns into a 123456 µs quota
+// per 100 ms), rounded to the nearest millicore and at least 1m, since
+// resized keeps CPU limits in whole millicores.
+std::optional<uint64_t> parsePodmanCpus(std::string_view text);
 // A plain integer, as cgroup v2 writes cpu.weight.
 std::optional<uint64_t> parseCpuWeightArgument(std::string_view text);
 // A cpuset list such as 0-3,6; "" and "all" mean every CPU (the empty set).

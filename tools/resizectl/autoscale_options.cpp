@@ -1,13 +1,16 @@
 #include "autoscale_options.h"
 
+#include <algorithm>
 #include <array>
 #include <charconv>
+#include <chrono>
 #include <cmath>
 #include <limits>
 
 #include "arguments.h"
 #include "core/quantity.h"
 #include "parsed_option.h"
+#include "quantity_format.h"
 #include "time_format.h"
 
 namespace resized::ctl {
@@ -169,14 +172,96 @@ void ScalingRulesArguments::applyTo(autoscale::Rules& rules) const
         rules.select = *select;
 }
 
-autoscale::Policy AutoscaleArguments::policy() const
+namespace {
+
+// `target` with what the options give: the utilization and the bounds.
+std::optional<autoscale::Target> mergedTarget(std::optional<autoscale::Target> target,
+                                              std::optional<uint32_t> utilization, std::optional<uint64_t> min,
+                                              std::optional<uint64_t> max)
 {
-    autoscale::Policy policy;
-    if (cpuTarget)
-        policy.cpu = autoscale::Target{*cpuTarget, cpuMin.value_or(0), cpuMax.value_or(autoscale::kUnbounded)};
-    if (memoryTarget)
-        policy.memory =
-            autoscale::Target{*memoryTarget, memoryMin.value_or(0), memoryMax.value_or(autoscale::kUnbounded)};
+    if (!target && !utilization)
+        return std::nullopt;
+    autoscale::Target merged = target.value_or(autoscale::Target{});
+    if (utilization)
+        merged.utilizationPercent = *utilization;
+    if (min)
+        merged.min = *min;
+    if (max)
+        merged.max = *max;
+    return merged;
+}
+
+// A utilization target: a limit is never used above 100%, so a target above
+// it would recommend a limit below the usage at every interval, down to the
+// minimum.
+std::optional<uint32_t> parseUtilizationTarget(const std::string& name, std::string_view text)
+{
+    const auto percent = parsePercentArgument(text);
+    if (percent && *percent > 100)
+        throw CLI::ValidationError(name, "'" + std::string(text) +
+                                             "' is above 100%: usage never exceeds its limit, so such a target "
+                                             "would shrink the limit at every interval; give 1..100");
+    return percent;
+}
+
+}  // namespace
+
+std::string invalidityInOptionTerms(std::string_view invalidity)
+{
+    enum class Unit { Plain, Micros, Millicores, Bytes };
+    struct KeyWords {
+        std::string_view key;
+        std::string_view option;
+        Unit unit;
+    };
+    static constexpr std::array<KeyWords, 14> kOptionByKey{{
+        {"CpuTargetUtilization", "--cpu-target", Unit::Plain},
+        {"MemoryTargetUtilization", "--memory-target", Unit::Plain},
+        {"CpuMinMillis", "--cpu-min", Unit::Millicores},
+        {"CpuMaxMillis", "--cpu-max", Unit::Millicores},
+        {"MemoryMinBytes", "--memory-min", Unit::Bytes},
+        {"MemoryMaxBytes", "--memory-max", Unit::Bytes},
+        {"IntervalUSec", "--interval", Unit::Micros},
+        {"Tolerance", "--tolerance", Unit::Plain},
+        {"ScaleUpPolicies", "--scale-up-policy", Unit::Micros},
+        {"ScaleDownPolicies", "--scale-down-policy", Unit::Micros},
+        {"ScaleUpSelect", "--scale-up-select", Unit::Plain},
+        {"ScaleDownSelect", "--scale-down-select", Unit::Plain},
+        {"ScaleUpStabilizationUSec", "--scale-up-window", Unit::Micros},
+        {"ScaleDownStabilizationUSec", "--scale-down-window", Unit::Micros},
+    }};
+    std::string out;
+    Unit unit = Unit::Plain;
+    for (size_t pos = 0; pos < invalidity.size();) {
+        const size_t end = std::min(invalidity.find(' ', pos), invalidity.size());
+        const std::string_view word = invalidity.substr(pos, end - pos);
+        std::string said(word);
+        const auto key = std::find_if(kOptionByKey.begin(), kOptionByKey.end(),
+                                      [word](const KeyWords& known) { return known.key == word; });
+        if (key != kOptionByKey.end()) {
+            said = key->option;
+            unit = key->unit;
+        } else if (const auto number = parseUnsignedArgument(word)) {
+            switch (unit) {
+            case Unit::Micros: said = formatTimespan(std::chrono::microseconds(*number)); break;
+            case Unit::Millicores: said = core::formatCpuMillis(*number); break;
+            case Unit::Bytes: said = formatMemory(*number); break;
+            case Unit::Plain: break;
+            }
+        }
+        out += said;
+        if (end < invalidity.size())
+            out += ' ';
+        pos = end + 1;
+    }
+    return out;
+}
+
+autoscale::Policy AutoscaleArguments::policy(const autoscale::Policy& base) const
+{
+    autoscale::Policy policy = base;
+    policy.cpu = mergedTarget(base.cpu, cpuTarget, cpuMin, cpuMax);
+    policy.memory = mergedTarget(base.memory, memoryTarget, memoryMin, memoryMax);
     if (interval)
         policy.interval = *interval;
     if (tolerance)
@@ -188,35 +273,42 @@ autoscale::Policy AutoscaleArguments::policy() const
     return policy;
 }
 
+std::optional<std::string> AutoscaleArguments::boundWithoutTarget(const autoscale::Policy& base) const
+{
+    if (!base.cpu && !cpuTarget && (cpuMin || cpuMax))
+        return std::string(cpuMin ? "--cpu-min" : "--cpu-max") + " needs a CPU target: give --cpu-target";
+    if (!base.memory && !memoryTarget && (memoryMin || memoryMax))
+        return std::string(memoryMin ? "--memory-min" : "--memory-max") +
+               " needs a memory target: give --memory-target";
+    return std::nullopt;
+}
+
 void addAutoscaleOptions(CLI::App& command, AutoscaleArguments& arguments)
 {
     auto* targets = command.add_option_group(
-        "Targets", "What to scale: at least one target; the bounds need the target they bound");
-    auto* cpuTarget = addParsedOption(*targets, "--cpu-target", arguments.cpuTarget, parsePercentArgument,
-                                      "a percentage",
-                                      "Scale the CPU limit so that usage is this percent of it: 70 or 70%")
-                          ->type_name("PERCENT");
+        "Targets", "What to scale: at least one target, given or in force; the bounds need the target they bound");
+    addParsedOption(
+        *targets, "--cpu-target", arguments.cpuTarget,
+        [](std::string_view text) { return parseUtilizationTarget("--cpu-target", text); }, "a percentage",
+        "Scale the CPU limit so that usage is this percent of it: 70 or 70%, at most 100")
+        ->type_name("PERCENT");
     addParsedOption(*targets, "--cpu-min", arguments.cpuMin, core::parseCpuMillis, "a CPU quantity",
                     "Lowest CPU limit to set, in CPUs: 0.5, or millicores: 500m (default 0)")
-        ->type_name("CPUS")
-        ->needs(cpuTarget);
+        ->type_name("CPUS");
     addParsedOption(*targets, "--cpu-max", arguments.cpuMax, core::parseCpuMillis, "a CPU quantity",
                     "Highest CPU limit to set: 4, 4000m; 'max' for no bound (the default)")
-        ->type_name("CPUS")
-        ->needs(cpuTarget);
-    auto* memoryTarget = addParsedOption(*targets, "--memory-target", arguments.memoryTarget, parsePercentArgument,
-                                         "a percentage",
-                                         "Scale the memory limit (MemoryMax) so that the working set is this "
-                                         "percent of it: 80 or 80%")
-                             ->type_name("PERCENT");
+        ->type_name("CPUS");
+    addParsedOption(
+        *targets, "--memory-target", arguments.memoryTarget,
+        [](std::string_view text) { return parseUtilizationTarget("--memory-target", text); }, "a percentage",
+        "Scale the memory limit (MemoryMax) so that the working set is this percent of it: 80 or 80%, at most 100")
+        ->type_name("PERCENT");
     addParsedOption(*targets, "--memory-min", arguments.memoryMin, parseMemoryArgument, "a memory quantity",
                     "Lowest memory limit to set: 256m, 512Mi, 1g (default 0)")
-        ->type_name("BYTES")
-        ->needs(memoryTarget);
+        ->type_name("BYTES");
     addParsedOption(*targets, "--memory-max", arguments.memoryMax, parseMemoryArgument, "a memory quantity",
                     "Highest memory limit to set: 4g, 4Gi; 'max' for no bound (the default)")
-        ->type_name("BYTES")
-        ->needs(memoryTarget);
+        ->type_name("BYTES");
 
     const autoscale::Policy defaults;
     auto* behaviour = command.add_option_group(
@@ -235,6 +327,9 @@ void addAutoscaleOptions(CLI::App& command, AutoscaleArguments& arguments)
                     "auto: change the limits; recommend: compute and publish recommendations, change nothing "
                     "(default " + std::string(modeName(defaults.mode)) + ")")
         ->type_name("auto|recommend");
+    command.add_flag("--reset", arguments.reset,
+                     "Replace the policy in force with this one, defaults where the options are silent, instead "
+                     "of changing only what they give");
 }
 
 }  // namespace resized::ctl

@@ -47,7 +47,8 @@ struct ScalingRulesArguments {
 };
 
 // What `autoscale set` reads from its options; policy() is the
-// core::autoscale::Policy they describe, defaults where they are silent.
+// core::autoscale::Policy they describe over `base` (the policy in force,
+// or the defaults): what they are silent about stays as `base` has it.
 struct AutoscaleArguments {
     std::optional<uint32_t> cpuTarget;
     std::optional<uint64_t> cpuMin;
@@ -60,12 +61,22 @@ struct AutoscaleArguments {
     ScalingRulesArguments scaleUp;
     ScalingRulesArguments scaleDown;
     std::optional<core::autoscale::Mode> mode;
+    // Replace the policy in force instead of changing it.
+    bool reset = false;
 
-    core::autoscale::Policy policy() const;
+    core::autoscale::Policy policy(const core::autoscale::Policy& base = {}) const;
+    // A bound given for a resource with no target, in `base` or given:
+    // "--cpu-min needs a CPU target: give --cpu-target"; nullopt when none.
+    std::optional<std::string> boundWithoutTarget(const core::autoscale::Policy& base = {}) const;
 };
 
+// core::autoscale::invalidity()'s message in the words of `autoscale set`:
+// each D-Bus key as its option, each number in that option's unit
+// ("IntervalUSec 1000 is below 10000" → "--interval 1ms is below 10ms").
+std::string invalidityInOptionTerms(std::string_view invalidity);
+
 // The options of `autoscale set`, each parsed as it is read: unreadable text,
-// or a bound without the target it bounds, is a usage error.
+// or a target above 100%, is a usage error.
 void addAutoscaleOptions(CLI::App& command, AutoscaleArguments& arguments);
 
 }  // namespace resized::ctl

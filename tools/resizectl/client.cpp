@@ -1,8 +1,12 @@
 #include "client.h"
 
+#include <map>
+
 #include "bus_label.h"
 #include "plan_proxy.h"
 #include "pool_proxy.h"
+#include "quantity_format.h"
+#include "workload_proxy.h"
 
 namespace resized::ctl {
 
@@ -10,6 +14,7 @@ namespace {
 
 constexpr const char* kBusName = "io.resized1";
 constexpr const char* kPropertiesInterface = "org.freedesktop.DBus.Properties";
+constexpr const char* kObjectManagerInterface = "org.freedesktop.DBus.ObjectManager";
 constexpr const char* kUnknownObject = "org.freedesktop.DBus.Error.UnknownObject";
 
 // Workload objects come and go, so their signals are matched by path prefix
@@ -37,6 +42,15 @@ std::unique_ptr<sdbus::IConnection> connectTo(const BusTarget& target)
         break;
     }
     return sdbus::createSystemBusConnection();
+}
+
+// Why the connection failed, in words: sd-bus answers a machine that is not
+// running with the errno of a host that is down.
+std::string connectionFailure(const BusTarget& target, const sdbus::Error& error)
+{
+    if (target.kind == BusTarget::Kind::Machine && error.getName() == "System.Error.EHOSTDOWN")
+        return "no running container of that name is registered with systemd-machined (see machinectl list)";
+    return error.getMessage();
 }
 
 }  // namespace
@@ -91,7 +105,7 @@ Client::Client(const BusTarget& target)
         manager_ = std::make_unique<ManagerProxy>(*connection_);
     } catch (const sdbus::Error& error) {
         throw CommandError(ExitStatus::Failure, "cannot connect to " + target.description() + ": " +
-                                                    error.getMessage());
+                                                    connectionFailure(target, error));
     }
 }
 
@@ -139,6 +153,29 @@ void Client::cancelPlan(const sdbus::ObjectPath& path)
             throw CommandError(ExitStatus::NoSuchPlan, "no such plan: " + std::string(path));
         throw toCommandError(error);
     }
+}
+
+std::vector<WorkloadContainer> Client::workloadContainerIds()
+{
+    using Interfaces = std::map<std::string, Dictionary>;
+    std::map<sdbus::ObjectPath, Interfaces> objects;
+    try {
+        sdbus::createProxy(*connection_, kBusName, std::string(kManagerPath))
+            ->callMethod("GetManagedObjects")
+            .onInterface(kObjectManagerInterface)
+            .storeResultsTo(objects);
+    } catch (const sdbus::Error& error) {
+        throw toCommandError(error);
+    }
+    std::vector<WorkloadContainer> workloads;
+    for (const auto& [path, interfaces] : objects) {
+        const auto workload = interfaces.find(io::resized1::Workload_proxy::INTERFACE_NAME);
+        if (workload == interfaces.end())
+            continue;
+        workloads.emplace_back(lookup<std::string>(workload->second, "Name"),
+                               lookup<std::string>(workload->second, "ContainerId"));
+    }
+    return workloads;
 }
 
 void Client::setMethodCallTimeout(std::chrono::microseconds timeout)
@@ -202,7 +239,10 @@ CommandError Client::toCommandError(const sdbus::Error& error)
     case ExitStatus::NotSupported:
         return CommandError(status, "not supported by this daemon version: " + error.getMessage());
     default:
-        return CommandError(status, error.getMessage().empty() ? error.getName() : error.getMessage());
+        // The daemon writes sizes in the largest unit that divides them
+        // ("97656250000Ki"); people read "90.9Ti".
+        return CommandError(status,
+                            error.getMessage().empty() ? error.getName() : readableSizes(error.getMessage()));
     }
 }
 

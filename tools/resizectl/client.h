@@ -13,6 +13,7 @@
 #include "bus_target.h"
 #include "dictionary.h"
 #include "exit_status.h"
+#include "id_prefix.h"
 #include "manager_proxy.h"
 
 namespace resized::ctl {
@@ -86,6 +87,10 @@ public:
     std::optional<Dictionary> findPlanProperties(const sdbus::ObjectPath& path);
     // Plan.Cancel(); a plan the daemon does not have is ExitStatus::NoSuchPlan.
     void cancelPlan(const sdbus::ObjectPath& path);
+    // (Name, ContainerId) of every workload object, in one call of the
+    // ObjectManager: the names as the daemon knows them, "" for a workload
+    // without a container (a unit, a container not there now).
+    std::vector<WorkloadContainer> workloadContainerIds();
 
     // Long enough for an update that waits for memory reclaim.
     void setMethodCallTimeout(std::chrono::microseconds timeout);

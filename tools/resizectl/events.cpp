@@ -63,7 +63,7 @@ Event driftDetectedEvent(Clock::time_point time, const std::string& workload, co
 Event updateFailedEvent(Clock::time_point time, const std::string& workload, const std::string& error,
                         const std::string& message)
 {
-    return makeEvent(time, "UpdateFailed", workload, error + ": " + message,
+    return makeEvent(time, "UpdateFailed", workload, error + ": " + readableSizes(message),
                      {{"workload", workload}, {"error", error}, {"message", message}});
 }
 

@@ -4,6 +4,7 @@
 #include <CLI/CLI.hpp>
 
 #include "build_config.h"
+#include "usage_error.h"
 #include "verbs/verb.h"
 
 namespace {
@@ -12,6 +13,8 @@ constexpr const char* kDescription =
     "resizectl: change the CPU and memory limits of running containers in place, through resized.\n"
     "Talks to the daemon io.resized1 on the system bus.";
 
+// Below every command's help, not only resizectl --help: a user who asks
+// `resizectl set --help` needs the units and exit statuses as much.
 constexpr const char* kFooter =
     "Quantities: CPU as 1.5, 1500m or 2 (CPUs); memory as 512m, 2g, 512Mi or bytes (powers of 1024);\n"
     "'max' means no limit.\n"
@@ -40,7 +43,6 @@ int main(int argc, char** argv)
     // Global options may follow the verb, as in `resizectl list --json`.
     app.fallthrough();
     app.require_subcommand(1);
-    app.footer(kFooter);
     app.set_version_flag("--version", RESIZED_VERSION, "Print the version and exit");
 
     GlobalOptions options;
@@ -72,10 +74,16 @@ int main(int argc, char** argv)
     addPoolVerb(app, selected);
     addPlanVerb(app, selected);
     addTopVerb(app, selected);
+    app.footer(kFooter);
+    appendFooterEverywhere(app, kFooter);
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& error) {
+        if (const auto explanation = explainUnknownWord(app, error)) {
+            printError(*explanation);
+            return static_cast<int>(ExitStatus::Usage);
+        }
         // --help and --version are "errors" with exit code 0.
         return app.exit(error) == 0 ? static_cast<int>(ExitStatus::Success) : static_cast<int>(ExitStatus::Usage);
     }

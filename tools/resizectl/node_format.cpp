@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "core/cpuset.h"
 #include "core/quantity.h"
 #include "quantity_format.h"
 #include "table.h"
@@ -43,7 +44,14 @@ std::string formatCpuList(const Dictionary& properties, const std::string& name)
     const auto cpus = find<std::string>(properties, name);
     if (!cpus)
         return "unknown";
-    return cpus->empty() ? "-" : *cpus;
+    if (cpus->empty())
+        return "-";
+    // The count beside the list: "Exclusive CPUs: 0" alone reads as a count
+    // next to "NUMA nodes: 1", when it is CPU number 0.
+    const auto set = core::parseCpuSet(*cpus);
+    if (!set)
+        return *cpus;
+    return *cpus + " (" + std::to_string(set->size()) + (set->size() == 1 ? " CPU)" : " CPUs)");
 }
 
 std::string formatCpuManagerPolicy(const Dictionary& properties)

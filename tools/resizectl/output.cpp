@@ -9,6 +9,11 @@ void printError(std::string_view message)
     std::cerr << "resizectl: " << message << '\n';
 }
 
+void printNote(std::string_view message)
+{
+    std::cerr << "resizectl: note: " << message << '\n';
+}
+
 void printJson(const nlohmann::json& value)
 {
     std::cout << value.dump() << '\n';

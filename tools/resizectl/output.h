@@ -20,6 +20,9 @@ struct GlobalOptions {
 
 // "resizectl: <message>" on stderr, the one way errors are reported.
 void printError(std::string_view message);
+// "resizectl: note: <message>" on stderr: what resizectl adjusted in a
+// request it accepted, so that scripts reading stdout are not disturbed.
+void printNote(std::string_view message);
 
 void printJson(const nlohmann::json& value);
 

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <charconv>
 #include <functional>
 #include <optional>
 #include <string>
@@ -23,6 +24,21 @@ inline CLI::Option* addReadOption(CLI::App& group, const std::string& names,
                 throw CLI::ValidationError(name, "'" + text + "' is not " + what);
         },
         help);
+}
+
+// A count of one or more; `leftOut` says what leaving the option out does.
+// CLI::PositiveNumber would answer 0 with its range up to DBL_MAX, 300 digits.
+inline CLI::Validator atLeastOne(const std::string& leftOut)
+{
+    return CLI::Validator(
+        [leftOut](std::string& text) -> std::string {
+            unsigned long long count = 0;
+            const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), count);
+            if (error != std::errc{} || end != text.data() + text.size() || count == 0)
+                return "'" + text + "' is not a count of 1 or more; leave the option out " + leftOut;
+            return "";
+        },
+        "");
 }
 
 // An option whose text `parse` (answering std::optional) turns into the

@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 
 #include "arguments.h"
+#include "output.h"
 #include "resource_options.h"
 
 namespace resized::ctl {
@@ -16,7 +17,11 @@ constexpr std::string_view kPlanPathPrefix = "/io/resized1/plan/";
 PlanChange makeChange(const std::string& workload, const ResourceArguments& arguments)
 {
     try {
-        return PlanChange(workload, toDictionary(arguments.resolve()));
+        const ResourceRequest request = arguments.resolve();
+        // Said as `set` says it: a CPU quantity rounded to a millicore.
+        for (const auto& note : request.notes)
+            printNote(workload + ": " + note);
+        return PlanChange(workload, toDictionary(request.resources));
     } catch (const CLI::ValidationError& error) {
         throw CLI::ValidationError(workload + ": " + error.what());
     }

@@ -1,7 +1,11 @@
 #include "quantity_format.h"
 
+#include <algorithm>
 #include <array>
+#include <cctype>
+#include <charconv>
 #include <string_view>
+#include <utility>
 
 #include "core/quantity.h"
 
@@ -28,6 +32,60 @@ std::string formatMemory(uint64_t bytes)
         ++unit;
     }
     return std::to_string(tenths / 10) + '.' + std::to_string(tenths % 10) + std::string(kUnits[unit]);
+}
+
+std::string formatMemoryLike(uint64_t bytes, std::string_view typed)
+{
+    const std::string readable = formatMemory(bytes);
+    const size_t unit = typed.find_first_not_of("0123456789. ");
+    if (bytes == core::kUnlimited)
+        return readable;
+    if (unit == std::string_view::npos)
+        return std::to_string(bytes);  // plain bytes
+    const std::string_view suffix = typed.substr(unit);
+    if (suffix.size() >= 2 && (suffix[1] == 'i' || suffix[1] == 'I'))
+        return readable;  // Kubernetes' Mi, Gi
+    if (!readable.ends_with('i'))
+        return readable;  // below 1Ki: bytes
+    // "4Mi" → "4M" for systemd, "4m" for Podman's lower case.
+    std::string text = readable.substr(0, readable.size() - 1);
+    if (std::islower(static_cast<unsigned char>(suffix.front())))
+        text.back() = static_cast<char>(std::tolower(static_cast<unsigned char>(text.back())));
+    return text;
+}
+
+std::string readableSizes(std::string_view message)
+{
+    static constexpr std::array<std::pair<std::string_view, unsigned>, 6> kUnits{
+        {{"Ki", 10}, {"Mi", 20}, {"Gi", 30}, {"Ti", 40}, {"Pi", 50}, {"Ei", 60}}};
+    std::string out;
+    size_t pos = 0;
+    while (pos < message.size()) {
+        if (!std::isdigit(static_cast<unsigned char>(message[pos])) ||
+            (pos > 0 && std::isalnum(static_cast<unsigned char>(message[pos - 1])))) {
+            out += message[pos++];
+            continue;
+        }
+        size_t end = pos;
+        while (end < message.size() && std::isdigit(static_cast<unsigned char>(message[end])))
+            ++end;
+        const std::string_view digits = message.substr(pos, end - pos);
+        const std::string_view rest = message.substr(end);
+        const auto unit = std::find_if(kUnits.begin(), kUnits.end(), [&](const auto& candidate) {
+            return rest.starts_with(candidate.first) &&
+                   (rest.size() == 2 || !std::isalnum(static_cast<unsigned char>(rest[2])));
+        });
+        uint64_t count = 0;
+        const bool parsed = std::from_chars(digits.data(), digits.data() + digits.size(), count).ec == std::errc{};
+        if (unit == kUnits.end() || !parsed || count > (core::kUnlimited >> unit->second)) {
+            out += digits;
+            pos = end;
+            continue;
+        }
+        out += formatMemory(count << unit->second);
+        pos = end + unit->first.size();
+    }
+    return out;
 }
 
 std::string formatCpus(uint64_t millis)

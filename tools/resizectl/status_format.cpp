@@ -66,7 +66,7 @@ std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
         {"Update state", lookup<std::string>(status, "UpdateState", "unknown")},
     });
     if (!message.empty())
-        fields.emplace_back("Message", message);
+        fields.emplace_back("Message", readableSizes(message));
     fields.emplace_back("Generation", formatGeneration(status));
     fields.emplace_back("Updated", formatTimestamp(lookup<uint64_t>(status, "UpdatedAtUSec"), now));
 

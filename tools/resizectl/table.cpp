@@ -28,9 +28,16 @@ void Table::addRow(std::vector<std::string> cells)
     rows_.push_back(std::move(cells));
 }
 
-std::string Table::render(bool withLegend) const
+void Table::setMinimumWidths(std::vector<size_t> widths)
+{
+    minimumWidths_ = std::move(widths);
+}
+
+std::vector<size_t> Table::columnWidths(bool withLegend) const
 {
     std::vector<size_t> widths(headers_.size(), 0);
+    if (minimumWidths_.size() == widths.size())
+        widths = minimumWidths_;
     auto widen = [&widths](const std::vector<std::string>& cells) {
         for (size_t column = 0; column < cells.size(); ++column)
             widths[column] = std::max(widths[column], cells[column].size());
@@ -39,7 +46,12 @@ std::string Table::render(bool withLegend) const
         widen(headers_);
     for (const auto& row : rows_)
         widen(row);
+    return widths;
+}
 
+std::string Table::render(bool withLegend) const
+{
+    const std::vector<size_t> widths = columnWidths(withLegend);
     std::string out;
     if (withLegend)
         appendLine(out, headers_, widths);

@@ -15,11 +15,19 @@ public:
     void addRow(std::vector<std::string> cells);
     size_t rowCount() const { return rows_.size(); }
 
+    // Columns at least this wide, so that a table redrawn with new values
+    // (top) keeps its columns where they were; ignored unless there is one
+    // width per column.
+    void setMinimumWidths(std::vector<size_t> widths);
+    // The width of each column as render() pads it.
+    std::vector<size_t> columnWidths(bool withLegend) const;
+
     // Without the legend only the rows are printed, for scripts (--no-legend).
     std::string render(bool withLegend) const;
 
 private:
     std::vector<std::string> headers_;
+    std::vector<size_t> minimumWidths_;
     std::vector<std::vector<std::string>> rows_;
 };
 

@@ -84,11 +84,24 @@ TEST(AutoscaleOptions, RatePoliciesReplaceTheirDirectionsDefaults)
     EXPECT_EQ(policy.scaleDown.stabilization, autoscale::Policy{}.scaleDown.stabilization);
 }
 
-TEST(AutoscaleOptions, ABoundWithoutItsTargetIsAUsageError)
+// A bound may change the policy in force alone; only a resource without a
+// target there or on the command line has nothing to bound.
+TEST(AutoscaleOptions, ABoundWithoutItsTargetIsNamed)
 {
-    EXPECT_THROW(policyOf({"--cpu-min", "1"}), CLI::RequiresError);
-    EXPECT_THROW(policyOf({"--memory-target", "80", "--cpu-max", "2"}), CLI::RequiresError);
-    EXPECT_THROW(policyOf({"--cpu-target", "70", "--memory-max", "1g"}), CLI::RequiresError);
+    const auto boundWithoutTarget = [](std::vector<std::string> arguments) {
+        CLI::App command;
+        AutoscaleArguments parsed;
+        addAutoscaleOptions(command, parsed);
+        std::reverse(arguments.begin(), arguments.end());
+        command.parse(arguments);
+        return parsed.boundWithoutTarget();
+    };
+    EXPECT_EQ(boundWithoutTarget({"--cpu-min", "1"}), "--cpu-min needs a CPU target: give --cpu-target");
+    EXPECT_EQ(boundWithoutTarget({"--memory-target", "80", "--cpu-max", "2"}),
+              "--cpu-max needs a CPU target: give --cpu-target");
+    EXPECT_EQ(boundWithoutTarget({"--cpu-target", "70", "--memory-max", "1g"}),
+              "--memory-max needs a memory target: give --memory-target");
+    EXPECT_EQ(boundWithoutTarget({"--cpu-target", "70", "--cpu-max", "2"}), std::nullopt);
 }
 
 TEST(AutoscaleOptions, UnreadableValuesAreUsageErrors)

@@ -49,6 +49,120 @@ TEST(ResizectlCli, EveryVerbHasHelp)
     }
 }
 
+// The units and the exit statuses are what a user of any one verb needs.
+TEST(ResizectlCli, EveryVerbsHelpEndsWithQuantitiesAndExitStatuses)
+{
+    std::vector<std::vector<std::string>> commands;
+    for (const char* verb : kVerbs)
+        commands.push_back({verb, "--help"});
+    commands.push_back({"autoscale", "set", "--help"});
+    commands.push_back({"pool", "set", "--help"});
+    commands.push_back({"plan", "submit", "--help"});
+    for (const auto& command : commands) {
+        const auto result = resizectl(command);
+        EXPECT_THAT(result.standardOutput, HasSubstr("\nQuantities: CPU as 1.5, 1500m or 2")) << command[0];
+        EXPECT_THAT(result.standardOutput, HasSubstr("18 plan cancelled.\nSee resizectl(1).\n")) << command[0];
+    }
+}
+
+TEST(ResizectlCli, AMisspeltVerbIsNamedWithTheNearestOne)
+{
+    const auto typo = resizectl({"stauts", "web"});
+    EXPECT_EQ(typo.exitStatus, 2);
+    EXPECT_EQ(typo.standardError,
+              "resizectl: unknown command 'stauts'; did you mean 'status'? See 'resizectl --help'.\n");
+
+    const auto otherTools = resizectl({"monitor"});
+    EXPECT_EQ(otherTools.exitStatus, 2);
+    EXPECT_EQ(otherTools.standardError,
+              "resizectl: unknown command 'monitor'; did you mean 'watch'? See 'resizectl --help'.\n");
+
+    const auto nothingNear = resizectl({"frobnicate"});
+    EXPECT_EQ(nothingNear.exitStatus, 2);
+    EXPECT_EQ(nothingNear.standardError, "resizectl: unknown command 'frobnicate'. See 'resizectl --help'.\n");
+
+    const auto subVerb = resizectl({"autoscale", "stat", "web"});
+    EXPECT_EQ(subVerb.exitStatus, 2);
+    EXPECT_EQ(subVerb.standardError, "resizectl: unknown command 'stat' for 'resizectl autoscale'; did you mean "
+                                     "'status'? See 'resizectl autoscale --help'.\n");
+}
+
+TEST(ResizectlCli, AMisspeltOptionIsNamedWithTheNearestOne)
+{
+    const auto typo = resizectl({"set", "web", "--memroy", "1g"});
+    EXPECT_EQ(typo.exitStatus, 2);
+    EXPECT_EQ(typo.standardError, "resizectl: unknown option '--memroy' for 'resizectl set'; did you mean "
+                                  "'--memory'? See 'resizectl set --help'.\n");
+    const auto global = resizectl({"list", "--jsno"});
+    EXPECT_EQ(global.exitStatus, 2);
+    EXPECT_THAT(global.standardError, HasSubstr("did you mean '--json'?"));
+}
+
+// Out of range is an invalid argument, as the daemon would answer, but in
+// the flag and the units the user typed, and without a bus.
+TEST(ResizectlCli, ValuesOutOfRangeAreNamedInTheUsersWords)
+{
+    const auto noCpu = resizectl({"set", "web", "--cpus", "0"});
+    EXPECT_EQ(noCpu.exitStatus, 4);
+    EXPECT_EQ(noCpu.standardError,
+              "resizectl: --cpus 0: below the smallest CPU limit, 0.001 CPUs (1m); 'max' for none\n");
+    const auto podmanUnits = resizectl({"set", "web", "--memory", "1m"});
+    EXPECT_EQ(podmanUnits.exitStatus, 4);
+    EXPECT_EQ(podmanUnits.standardError,
+              "resizectl: --memory 1m: below the smallest memory limit, 4m; 'max' for none\n");
+    const auto kubernetesUnits = resizectl({"validate", "web", "--memory-high", "1Mi"});
+    EXPECT_EQ(kubernetesUnits.exitStatus, 4);
+    EXPECT_EQ(kubernetesUnits.standardError,
+              "resizectl: --memory-high 1Mi: below the smallest memory limit, 4Mi; 'max' for none\n");
+    const auto systemdUnits = resizectl({"set", "web", "MemoryMax=1M"});
+    EXPECT_EQ(systemdUnits.exitStatus, 4);
+    EXPECT_EQ(systemdUnits.standardError,
+              "resizectl: MemoryMax=1M: below the smallest memory limit, 4M; 'max' for none\n");
+    const auto tooMany = resizectl({"set", "web", "--cpus", "20000"});
+    EXPECT_EQ(tooMany.exitStatus, 4);
+    EXPECT_EQ(tooMany.standardError, "resizectl: --cpus 20000: above the largest CPU limit, 10000 CPUs\n");
+}
+
+// Podman takes these; resized keeps whole millicores and says so.
+TEST(ResizectlCli, CpusFinerThanAMillicoreAreRoundedAloud)
+{
+    const auto fine = resizectl({"set", "web", "--cpus", "1.23456"});
+    EXPECT_EQ(fine.exitStatus, 1);  // as far as the bus, which is not there
+    EXPECT_THAT(fine.standardError,
+                StartsWith("resizectl: note: --cpus 1.23456: rounded to 1.235 CPUs (1235m); resized keeps CPU "
+                           "limits in whole millicores\n"));
+    const auto tiny = resizectl({"set", "web", "--cpus", "0.0005"});
+    EXPECT_THAT(tiny.standardError, StartsWith("resizectl: note: --cpus 0.0005: rounded to 0.001 CPUs (1m)"));
+    const auto quota = resizectl({"validate", "web", "--cpu-quota", "150000"});
+    EXPECT_EQ(quota.exitStatus, 1);
+    EXPECT_THAT(quota.standardError, StartsWith("resizectl: cannot connect"));
+    // Exact values are not rounded, whoever's words they are in.
+    for (const char* exact : {"CPUQuota=150%", "cpus=1.5", "CPUQuota=12.5%"})
+        EXPECT_THAT(resizectl({"set", "web", exact}).standardError, StartsWith("resizectl: cannot connect"))
+            << exact;
+    const auto planned = resizectl({"plan", "submit", "web", "cpus=1.23456"});
+    EXPECT_THAT(planned.standardError, StartsWith("resizectl: note: web: cpus=1.23456: rounded to 1.235 CPUs"));
+    const auto oddPeriod = resizectl({"set", "web", "--cpu-quota", "100000", "--cpu-period", "300000"});
+    EXPECT_THAT(oddPeriod.standardError,
+                StartsWith("resizectl: note: --cpu-quota 100000 --cpu-period 300000: rounded to 0.333 CPUs (333m)"));
+}
+
+TEST(ResizectlCli, PodmanFlagsWithoutAMeaningHereSayWhy)
+{
+    const auto periodAlone = resizectl({"set", "web", "--cpu-period", "50000"});
+    EXPECT_EQ(periodAlone.exitStatus, 2);
+    EXPECT_THAT(periodAlone.standardError, HasSubstr("--cpu-period: a period alone changes no limit"));
+    const auto reservation = resizectl({"set", "web", "--memory-reservation", "1g"});
+    EXPECT_EQ(reservation.exitStatus, 2);
+    EXPECT_THAT(reservation.standardError,
+                HasSubstr("--memory-reservation: resized does not manage memory.low, the protection from reclaim "
+                          "Podman writes for it on cgroup v2; the nearest is --memory-high"));
+    const auto swap = resizectl({"set", "web", "--memory-swap", "2g"});
+    EXPECT_EQ(swap.exitStatus, 2);
+    EXPECT_THAT(swap.standardError, HasSubstr("--memory-swap: resized does not limit swap"));
+    EXPECT_EQ(resizectl({"set", "web", "--cpus", "1", "--cpu-quota", "100000"}).exitStatus, 2);
+}
+
 TEST(ResizectlCli, VersionIsTheProjects)
 {
     const auto result = resizectl({"--version"});
@@ -179,7 +293,10 @@ TEST(ResizectlCli, UnknownVerbOrOptionIsAUsageError)
 
 TEST(ResizectlCli, HistoryWantsAPositiveNumberOfLines)
 {
-    EXPECT_EQ(resizectl({"history", "web", "-n", "0"}).exitStatus, 2);
+    const auto none = resizectl({"history", "web", "-n", "0"});
+    EXPECT_EQ(none.exitStatus, 2);
+    EXPECT_THAT(none.standardError,
+                HasSubstr("'0' is not a count of 1 or more; leave the option out for all the entries resized keeps"));
     EXPECT_EQ(resizectl({"history", "-n", "many"}).exitStatus, 2);
 }
 
@@ -196,27 +313,51 @@ TEST(ResizectlCli, AutoscaleHasSetStatusAndRemove)
                 HasSubstr("resizectl autoscale set web --cpu-target 70"));
 }
 
+// With --reset there is no policy in force to look up: what the options say
+// is all there is, and is judged without a bus.
 TEST(ResizectlCli, AutoscaleBoundsWithoutTheirTargetAreUsageErrors)
 {
-    const auto result = resizectl({"autoscale", "set", "web", "--cpu-min", "1"});
+    const auto result = resizectl({"autoscale", "set", "web", "--reset", "--cpu-min", "1"});
     EXPECT_EQ(result.exitStatus, 2);
-    EXPECT_THAT(result.standardError, HasSubstr("--cpu-min requires --cpu-target"));
-    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--memory-max", "1g"}).exitStatus, 2);
+    EXPECT_EQ(result.standardError, "resizectl: --cpu-min needs a CPU target: give --cpu-target\n");
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "70", "--memory-max", "1g"}).exitStatus,
+              2);
     EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--scale-up-policy", "fast"}).exitStatus,
               2);
     EXPECT_EQ(resizectl({"autoscale", "set", "web", "--memory-target", "80", "--mode", "manual"}).exitStatus, 2);
 }
 
-// Checked before connecting, as the daemon would check it.
+// Checked before the call, as the daemon would check it, in the options'
+// words rather than the D-Bus keys.
 TEST(ResizectlCli, AnUnsoundAutoscalePolicyIsAnInvalidArgument)
 {
-    const auto noTarget = resizectl({"autoscale", "set", "web", "--interval", "5s"});
+    const auto noTarget = resizectl({"autoscale", "set", "web", "--reset", "--interval", "5s"});
     EXPECT_EQ(noTarget.exitStatus, 4);
     EXPECT_THAT(noTarget.standardError, StartsWith("resizectl: invalid autoscale policy: "));
-    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "0"}).exitStatus, 4);
-    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--cpu-target", "70", "--cpu-min", "2", "--cpu-max", "1"})
-                  .exitStatus,
-              4);
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "0"}).exitStatus, 4);
+    const auto inverted =
+        resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "70", "--cpu-min", "2", "--cpu-max", "1"});
+    EXPECT_EQ(inverted.exitStatus, 4);
+    EXPECT_EQ(inverted.standardError, "resizectl: invalid autoscale policy: --cpu-min 2 is above --cpu-max 1\n");
+    const auto fast = resizectl({"autoscale", "set", "web", "--reset", "--cpu-target", "70", "--interval", "1ms"});
+    EXPECT_EQ(fast.exitStatus, 4);
+    EXPECT_EQ(fast.standardError, "resizectl: invalid autoscale policy: --interval 1ms is below 10ms\n");
+    // A value wrong whatever the policy in force is judged without asking for it.
+    const auto changed = resizectl({"autoscale", "set", "web", "--interval", "1ms"});
+    EXPECT_EQ(changed.exitStatus, 4);
+    EXPECT_EQ(changed.standardError, "resizectl: invalid autoscale policy: --interval 1ms is below 10ms\n");
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--tolerance", "1.5"}).exitStatus, 4);
+}
+
+// A limit is never used above 100%: such a target could only shrink it.
+TEST(ResizectlCli, AnAutoscaleTargetAboveAHundredPercentIsExplained)
+{
+    const auto result = resizectl({"autoscale", "set", "web", "--cpu-target", "150"});
+    EXPECT_EQ(result.exitStatus, 2);
+    EXPECT_THAT(result.standardError,
+                HasSubstr("--cpu-target: '150' is above 100%: usage never exceeds its limit, so such a target "
+                          "would shrink the limit at every interval; give 1..100"));
+    EXPECT_EQ(resizectl({"autoscale", "set", "web", "--memory-target", "101%"}).exitStatus, 2);
 }
 
 // Accepted arguments get as far as the bus, which is not there: status 1.

@@ -66,7 +66,10 @@ TEST_F(ResizectlTest, ADryRunPlanEndsAtOnceAndChangesNothing)
     const auto dry = resizectl({"plan", "submit", "--dry-run", web.name(), "cpus=500m", "memory=128Mi", db.name(),
                                 "cpus=1"});
     expectExit(dry, 0);
-    EXPECT_THAT(dry.standardOutput, HasSubstr("State: succeeded"));
+    // Not "succeeded": nothing was applied.
+    EXPECT_THAT(dry.standardOutput, HasSubstr("State: dry-run\n"));
+    EXPECT_THAT(resizectl({"plan", "list"}).standardOutput, ContainsRegex("\n[0-9]+ +dry-run +- "));
+    EXPECT_EQ(resizectlJson({"plan", "list"})[0]["State"], "succeeded");
     EXPECT_EQ(cgroupCpuMillis(web), 1000u);
     EXPECT_EQ(cgroupMemoryLimit(web), 256u << 20);
     EXPECT_EQ(cgroupCpuMillis(db), 500u);

@@ -35,7 +35,8 @@ TEST_F(ResizectlTest, APoolCapsItsMembersUntilTheyLeaveOrItIsRemoved)
     // The node has room; the pool has not. Refused, the other joins nothing.
     const auto refused = resizectl({"set", other.name(), "--cpus", "300m", "--pool", "batch"});
     expectExit(refused, kInsufficientResources);
-    EXPECT_THAT(refused.standardError, StartsWith("resizectl: pool batch: "));
+    // Led by the option it is about.
+    EXPECT_THAT(refused.standardError, StartsWith("resizectl: --cpus 300m: pool batch: "));
     EXPECT_EQ(cgroupCpuMillis(other), std::nullopt);
     // More than the cap itself can never be admitted.
     expectExit(resizectl({"set", container.name(), "--cpus", "600m"}), kInfeasible);

@@ -55,7 +55,7 @@ TEST(ResourceArguments, ANameTwiceIsRefusedWhicheverWayItIsWritten)
 
     ResourceArguments mixed;
     mixed.assignments = {"cpus=2", "MemoryMax=1G"};
-    const core::Resources resolved = mixed.resolve();
+    const core::Resources resolved = mixed.resolve().resources;
     EXPECT_EQ(resolved.cpuMillis, 2000u);
     EXPECT_EQ(resolved.memoryMax, kGi);
 }

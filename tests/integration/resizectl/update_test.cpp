@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "core/cpuset.h"
 #include "resizectl_fixture.h"
 #include "support/cgroup_v1.h"
 #include "support/host_cpus.h"
@@ -232,7 +233,8 @@ TEST_F(ResizectlTest, NodeShowsTheCpuManager)
     EXPECT_THAT(text.standardOutput,
                 HasSubstr("   CPU manager: policy none\n"
                           "    NUMA nodes: " + std::to_string(integration::numaNodesWithCpus()) + "\n"
-                          "   Shared CPUs: " + integration::onlineCpuList() + "\n"
+                          "   Shared CPUs: " + integration::onlineCpuList() + " (" +
+                          std::to_string(core::parseCpuSet(integration::onlineCpuList())->size()) + " CPUs)\n"
                           " Reserved CPUs: -\n"
                           "Exclusive CPUs: -\n"));
 }

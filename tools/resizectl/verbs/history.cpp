@@ -3,6 +3,8 @@
 #include <string>
 #include <vector>
 
+#include "parsed_option.h"
+#include "quantity_format.h"
 #include "time_format.h"
 #include "verbs/verb.h"
 
@@ -28,7 +30,7 @@ Table makeHistoryTable(const std::vector<Dictionary>& entries)
         table.addRow({formatIsoTimestamp(time), textOf(entry, "Workload"), textOf(entry, "Actor"),
                       textOf(entry, "Operation"),
                       describeResources(find<Dictionary>(entry, "Request").value_or(Dictionary{})),
-                      textOf(entry, "Result"), textOf(entry, "Message")});
+                      textOf(entry, "Result"), readableSizes(textOf(entry, "Message"))});
     }
     return table;
 }
@@ -36,7 +38,9 @@ Table makeHistoryTable(const std::vector<Dictionary>& entries)
 ExitStatus showHistory(Session& session, const HistoryOptions& options)
 {
     const auto entries = session.client().call(
-        [&](ManagerProxy& manager) { return manager.GetHistory(options.workload, options.lines); });
+        [&, workload = session.workloadNamed(options.workload)](ManagerProxy& manager) {
+            return manager.GetHistory(workload, options.lines);
+        });
     if (session.options().json) {
         nlohmann::json array = nlohmann::json::array();
         for (const auto& entry : entries)
@@ -58,10 +62,10 @@ void addHistoryVerb(CLI::App& app, VerbAction& selected)
                         kWorkloadHelp + "; every workload when omitted");
     command->add_option("-n,--lines", options->lines, "At most N entries, the newest (default: all that resized keeps)")
         ->type_name("N")
-        ->check(CLI::PositiveNumber);
+        ->check(atLeastOne("for all the entries resized keeps"));
     command->footer("Newest first. Columns: TIME (when the outcome was known, UTC), WORKLOAD, ACTOR\n"
-                    "(uid:N for a caller; reconcile for resized's repairs and re-admissions; hook for\n"
-                    "limits written for the OCI hook), OPERATION (update, forget, repair), REQUEST (the\n"
+                    "(uid:N for a caller; autoscale for the autoscaler; plan:N for plan N; reconcile for\n"
+                    "resized's repairs and re-admissions; hook for limits written for the OCI hook), OPERATION (update, forget, repair), REQUEST (the\n"
                     "limits asked for or written), RESULT (success, pending, deferred, or the error),\n"
                     "MESSAGE. resized keeps the last [Update] HistoryLimit= entries; a forgotten\n"
                     "workload keeps its history.\n"

@@ -12,7 +12,8 @@ void addForgetVerb(CLI::App& app, VerbAction& selected)
     command->add_option("workload", *workload, kWorkloadHelp)->required();
     command->callback([&selected, workload] {
         selected = [workload](Session& session) {
-            session.client().call([&](ManagerProxy& manager) { manager.Forget(*workload); });
+            const std::string name = session.workloadNamed(*workload);
+            session.client().call([&](ManagerProxy& manager) { manager.Forget(name); });
             return ExitStatus::Success;
         };
     });
@@ -26,7 +27,8 @@ void addReconcileVerb(CLI::App& app, VerbAction& selected)
     command->add_option("workload", *workload, kWorkloadHelp + "; without one, every workload");
     command->callback([&selected, workload] {
         selected = [workload](Session& session) {
-            session.client().call([&](ManagerProxy& manager) { manager.Reconcile(*workload); });
+            const std::string name = session.workloadNamed(*workload);
+            session.client().call([&](ManagerProxy& manager) { manager.Reconcile(name); });
             return ExitStatus::Success;
         };
     });

@@ -251,9 +251,10 @@ void addSubmitSubcommand(CLI::App& plan, VerbAction& selected)
 void addListSubcommand(CLI::App& plan, VerbAction& selected)
 {
     auto* command = plan.add_subcommand("list", "List the plans the daemon has, pending, running and finished");
-    command->footer("Columns: ID, STATE (pending, running, succeeded, failed, rejected, cancelled), REASON\n"
-                    "(churn, budget, capacity, infeasible, apply; '-' for none), SUBMITTED, FINISHED ('-'\n"
-                    "while it has not), CHANGES (how many). A finished plan stays at least 10 minutes.\n"
+    command->footer("Columns: ID, STATE (pending, running, succeeded, failed, rejected, cancelled, or\n"
+                    "dry-run: a dry run that would succeed, nothing changed), REASON (churn, budget,\n"
+                    "capacity, infeasible, apply; '-' for none), SUBMITTED, FINISHED ('-' while it has\n"
+                    "not), CHANGES (how many). A finished plan stays at least 10 minutes.\n"
                     "With --json, one array of the plans' io.resized1.Plan properties and ObjectPath.\n"
                     "Examples:\n"
                     "  resizectl plan list\n"

@@ -141,6 +141,7 @@ void addSetSubcommand(CLI::App& pool, VerbAction& selected)
         "io.resized1.pool=POOL on its container.\n"
         "A pool's name is 1 to 63 letters, digits, '_', '.' and '-', beginning with a letter or a\n"
         "digit; another is an invalid argument (exit status 4).\n"
+        "Prints the pool then, as resizectl pool status does.\n"
         "Examples:\n"
         "  resizectl pool set batch --cpus 4 --memory 8g\n"
         "  resizectl pool set batch --memory max\n"
@@ -151,7 +152,9 @@ void addSetSubcommand(CLI::App& pool, VerbAction& selected)
         selected = [request](Session& session) {
             const Dictionary spec = request->spec();
             session.client().call([&](ManagerProxy& manager) { manager.SetPool(request->name, spec); });
-            return ExitStatus::Success;
+            // What is now in force, as `pool status` shows it: silence
+            // left the user to guess whether anything changed.
+            return showPool(session, request->name);
         };
     });
 }

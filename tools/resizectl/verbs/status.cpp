@@ -41,7 +41,7 @@ ExitStatus showEach(Session& session, const std::vector<std::string>& workloads)
     ExitStatus result = ExitStatus::Success;
     for (const auto& workload : workloads) {
         try {
-            statuses.push_back(fetchStatus(session.client(), workload));
+            statuses.push_back(fetchStatus(session.client(), session.workloadNamed(workload)));
         } catch (const CommandError& error) {
             if (error.status() != ExitStatus::NoSuchWorkload)
                 throw;

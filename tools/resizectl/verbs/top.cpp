@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -35,8 +36,10 @@ std::optional<std::chrono::microseconds> parseDelay(std::string_view text)
     return delay;
 }
 
+// `widths` carries the columns' widths from one refresh to the next: they
+// only grow, so that columns do not jump about as values change.
 void printRefresh(const std::vector<WorkloadMetrics>& workloads, const GlobalOptions& options, bool first,
-                  bool redraw)
+                  bool redraw, std::vector<size_t>& widths)
 {
     if (options.json) {
         nlohmann::json array = nlohmann::json::array();
@@ -48,7 +51,10 @@ void printRefresh(const std::vector<WorkloadMetrics>& workloads, const GlobalOpt
             std::cout << kClearScreen;
         else if (!first)
             std::cout << '\n';
-        printTable(makeTopTable(workloads), options, "workload");
+        Table table = makeTopTable(workloads);
+        table.setMinimumWidths(widths);
+        widths = table.columnWidths(options.legend);
+        printTable(table, options, "workload");
     }
     // A reader on a pipe sees each refresh as it happens.
     std::cout << std::flush;
@@ -60,11 +66,12 @@ ExitStatus top(Session& session, const TopOptions& options)
     // refreshes, and one arriving during a call waits for it.
     const StopSignals stopSignals;
     const bool redraw = !session.options().json && isatty(STDOUT_FILENO) == 1;
+    std::vector<size_t> widths;
     for (uint64_t refresh = 0; options.iterations == 0 || refresh < options.iterations; ++refresh) {
         if (refresh > 0 && stopSignals.waitFor(options.delay.value_or(1s)))
             break;
         const auto metrics = session.client().call([](ManagerProxy& manager) { return manager.GetMetrics(); });
-        printRefresh(parseWorkloadMetrics(metrics), session.options(), refresh == 0, redraw);
+        printRefresh(parseWorkloadMetrics(metrics), session.options(), refresh == 0, redraw, widths);
     }
     return ExitStatus::Success;
 }
@@ -81,7 +88,7 @@ void addTopVerb(CLI::App& app, VerbAction& selected)
         ->type_name("SECONDS");
     command->add_option("-n,--iterations", options->iterations, "Stop after N refreshes (default: until interrupted)")
         ->type_name("N")
-        ->check(CLI::PositiveNumber);
+        ->check(atLeastOne("to refresh until interrupted"));
     command->footer(
         "Columns: WORKLOAD, CPU (used, in CPUs), CPU LIMIT, CPU% (of the limit), MEM (working set:\n"
         "in use minus inactive file pages, as the kubelet counts it), MEM LIMIT (MemoryMax), MEM%,\n"

@@ -1,9 +1,11 @@
 #include <chrono>
 #include <iostream>
 #include <string>
+#include <string_view>
 
 #include "arguments.h"
 #include "parsed_option.h"
+#include "quantity_format.h"
 #include "resource_options.h"
 #include "verbs/verb.h"
 
@@ -19,18 +21,55 @@ struct UpdateRequest {
     std::string workload;
     ResourceArguments resourceArguments;
     // Set once the command line is read, from resourceArguments.
-    core::Resources resources;
+    ResourceRequest resources;
     UpdateOptions options;
 };
 
+// Checks the ranges the daemon would refuse, before any connection, so that
+// the message names the flag and the units the user typed (exit status 4
+// all the same), and says what was rounded.
+void checkRequest(const ResourceRequest& request)
+{
+    if (const auto violation = request.rangeViolation())
+        throw CommandError(ExitStatus::InvalidArgument, *violation);
+    for (const auto& note : request.notes)
+        printNote(note);
+}
+
+// The kernel's word for a cgroup v1 memory limit below what the container
+// holds, which it refuses even after reclaim, --force or not; the daemon
+// passes it on in a MemoryInUse (or ApplyFailed) message.
+constexpr std::string_view kKernelBusy = "Device or resource busy";
+
+// The daemon's refusal about one of the resources, led by the user's words,
+// with what the kernel meant when it is the kernel that refused.
+template <typename Call>
+auto callAbout(const ResourceRequest& request, Call&& call)
+{
+    try {
+        return call();
+    } catch (const CommandError& error) {
+        std::string message = request.attributed(error.what());
+        if (message.find(kKernelBusy) != std::string::npos)
+            message += " (the kernel would not lower the cgroup v1 memory limit below the memory the container "
+                       "holds: it reclaimed what it could and the rest is in use, which --force cannot change; "
+                       "free memory inside the container, or ask for a higher limit)";
+        throw CommandError(error.status(), message);
+    }
+}
+
 ExitStatus update(Session& session, const UpdateRequest& request)
 {
+    checkRequest(request.resources);
     Client& client = session.client();
     const auto reclaimTimeout = request.options.reclaimTimeout.value_or(std::chrono::microseconds(0));
     client.setMethodCallTimeout(kMethodCallTimeout + reclaimTimeout);
-    const Dictionary status = client.call([&](ManagerProxy& manager) {
-        return manager.UpdateResources(request.workload, toDictionary(request.resources),
-                                       toDictionary(request.options));
+    const std::string workload = session.workloadNamed(request.workload);
+    const Dictionary status = callAbout(request.resources, [&] {
+        return client.call([&](ManagerProxy& manager) {
+            return manager.UpdateResources(workload, toDictionary(request.resources.resources),
+                                           toDictionary(request.options));
+        });
     });
     printStatus(status, session.options());
     return ExitStatus::Success;
@@ -38,15 +77,19 @@ ExitStatus update(Session& session, const UpdateRequest& request)
 
 ExitStatus validate(Session& session, const UpdateRequest& request)
 {
-    const auto [allowed, reason] = session.client().call([&](ManagerProxy& manager) {
-        return manager.ValidateResourceUpdate(request.workload, toDictionary(request.resources));
+    checkRequest(request.resources);
+    const std::string workload = session.workloadNamed(request.workload);
+    const auto [allowed, reason] = callAbout(request.resources, [&] {
+        return session.client().call([&](ManagerProxy& manager) {
+            return manager.ValidateResourceUpdate(workload, toDictionary(request.resources.resources));
+        });
     });
     if (session.options().json)
         printJson({{"allowed", allowed}, {"reason", reason}});
     else if (allowed)
         std::cout << "allowed\n";
     else
-        std::cout << "refused: " << reason << '\n';
+        std::cout << "refused: " << request.resources.attributed(readableSizes(reason)) << '\n';
     return allowed ? ExitStatus::Success : ExitStatus::Refused;
 }
 

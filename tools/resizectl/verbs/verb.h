@@ -22,6 +22,13 @@ public:
     const GlobalOptions& options() const { return options_; }
     Client& client();
 
+    // The workload `typed` names. As Podman takes any unique prefix of a
+    // container ID, a prefix shorter than the 12 digits the daemon resolves
+    // itself is expanded from the daemon's workload objects, saying what it
+    // matched; a name resized knows always wins. Anything else is passed on
+    // as typed.
+    std::string workloadNamed(const std::string& typed);
+
 private:
     GlobalOptions options_;
     std::unique_ptr<Client> client_;
