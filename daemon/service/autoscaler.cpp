@@ -281,12 +281,23 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
                    status.memoryRecommendation, change.request.memoryMax},
                   oomKilled, at, change);
     }
-    if (watched.policy.cpu)
+    // A slice has no quota: its CPUs are its limit, and a change of it is a
+    // change of its size, in whole CPUs (design.md §1c), never a quota the
+    // CPU manager would refuse.
+    const uint64_t slice = record.desired.exclusiveCpus.value_or(0);
+    if (watched.policy.cpu) {
         decideOne(workload, watched,
                   {kCpu, withinNode(*watched.policy.cpu, capacity.cpuMillis, core::kMinCpuMillis),
-                   record.actual.cpuMillis.value_or(core::kUnlimited), status.cpuUsageMillis, watched.cpu,
-                   status.cpuRecommendationMillis, change.request.cpuMillis},
+                   slice > 0 ? slice * 1000 : record.actual.cpuMillis.value_or(core::kUnlimited),
+                   status.cpuUsageMillis, watched.cpu, status.cpuRecommendationMillis, change.request.cpuMillis},
                   false, at, change);
+        if (slice > 0 && change.request.cpuMillis) {
+            const uint64_t cpus = std::max<uint64_t>(1, (*change.request.cpuMillis + 999) / 1000);
+            change.request.cpuMillis.reset();
+            if (cpus != slice)
+                change.request.exclusiveCpus = cpus;
+        }
+    }
 
     // The condition that explains most: a limit beats a stabilisation beats
     // "within range".

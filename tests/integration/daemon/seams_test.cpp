@@ -307,6 +307,34 @@ TEST_F(SeamsTest, ASliceIsKeptFreeOfTheOthersFromItsAdmission)
         << other.name() << " still runs on the slice's CPU " << *slice.begin();
 }
 
+// An autoscale CPU target on a slice holder sizes the slice in whole CPUs
+// (design.md §1c): idle, the holder keeps the one CPU it holds, and no
+// quota the CPU manager would refuse is ever asked for.
+TEST_F(SeamsTest, AnAutoscaledSliceHolderKeepsItsSliceInWholeCpus)
+{
+    ASSERT_GE(countCpus(onlineCpuList()), 2U) << "the CPU manager needs a shared pool besides a slice";
+    withStaticCpuManager();
+    const auto holder = runContainer("holder");
+    client().updateResources(holder.name(), {{"ExclusiveCpus", Variant(std::uint64_t{1})}});
+    const std::string slice = exclusiveCpuSet();
+    client().setAutoscalePolicy(holder.name(), {{"CpuTargetUtilization", Variant(std::uint32_t{50})},
+                                                {"IntervalUSec", Variant(std::uint64_t{100'000})}});
+    const auto autoscaleStatus = [&] {
+        return entryOf<Dictionary>(client().getResourceStatus(holder.name()), "AutoscaleStatus");
+    };
+
+    // Decided: a CPU rate takes two samples.
+    ASSERT_TRUE(waitUntil([&] { return autoscaleStatus().contains("CpuRecommendationMillis"); }, bound));
+
+    const Dictionary status = client().getResourceStatus(holder.name());
+    EXPECT_EQ(entryOf<std::string>(status, "UpdateState"), "success") << entryOf<std::string>(status, "Message");
+    EXPECT_EQ(exclusiveCpuSet(), slice);
+    for (const auto& entry : client().getHistory(holder.name(), 0))
+    {
+        EXPECT_NE(entryOf<std::string>(entry, "Actor"), "autoscale") << entryOf<std::string>(entry, "Message");
+    }
+}
+
 // A pod member re-created outside its pod is admitted again on the node:
 // its limit was inside the pod's, which the node counted, and outside it
 // must find room of its own, waiting for it meanwhile.
