@@ -309,8 +309,12 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
         status.condition = "Deferred";
         return;
     }
-    const bool lowers = core::isDisruption(record.actual, record.actual.overlaidWith(change.request));
-    send(workload, watched, std::move(change.request), std::move(change.events), lowers);
+    // A first limit on a workload without one lowers it, and yet asks the
+    // node for more than it counted: what decides is the allocation.
+    const core::Amounts before = core::allocationOf(record.actual);
+    const core::Amounts after = core::allocationOf(record.actual.overlaidWith(change.request));
+    const bool grows = after.cpuMillis > before.cpuMillis || after.memory > before.memory;
+    send(workload, watched, std::move(change.request), std::move(change.events), grows);
 }
 
 void Autoscaler::decideOne(const std::string& workload, Watched& watched, const Resource& resource, bool oomKilled,
@@ -344,7 +348,7 @@ void Autoscaler::decideOne(const std::string& workload, Watched& watched, const 
 }
 
 void Autoscaler::send(const std::string& workload, Watched& watched, core::Resources request, ScaleEvents events,
-                      bool lowers)
+                      bool grows)
 {
     watched.changing = true;
     spdlog::info("{}: autoscale to {}", workload, core::describe(request));
@@ -353,7 +357,7 @@ void Autoscaler::send(const std::string& workload, Watched& watched, core::Resou
     // refuse it is a pool's disruption budget, and the next sample asks
     // again, with what it sees then.
     UpdateOptions options;
-    options.defer = !lowers;
+    options.defer = grows;
     manager_.update(
         workload, request, options, Actor::autoscale(),
         answerFor(workload, [this, workload, request, events = std::move(events)](Watched& entry, UpdateResult result) {

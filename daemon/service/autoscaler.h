@@ -111,9 +111,9 @@ private:
     void decide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
                 const WorkloadUsage& usage);
     // Sends the change through the manager's admission, as actor
-    // "autoscale"; `lowers`: it lowers CPU or memory (a disruption).
+    // "autoscale"; `grows`: the node counts more for it after the change.
     void send(const std::string& workload, Watched& watched, core::Resources request, ScaleEvents events,
-              bool lowers);
+              bool grows);
     // The changes made: into the history the rate policies read, and the store.
     void recordEvents(const std::string& workload, Watched& watched, const ScaleEvents& events);
     // A change that waited for capacity and has run at last counts from

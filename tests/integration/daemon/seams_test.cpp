@@ -335,6 +335,31 @@ TEST_F(SeamsTest, AnAutoscaledSliceHolderKeepsItsSliceInWholeCpus)
     }
 }
 
+// The autoscaler's first limit on a workload without one lowers its limit
+// and still asks the node for more than it counted: short of room, it waits
+// as one deferred change rather than being refused at every interval.
+TEST_F(SeamsTest, AnAutoscalersFirstLimitThatDoesNotFitWaits)
+{
+    const auto unlimited = runContainer("unlimited");
+    const auto hog = runContainer("hog");
+    client().updateResources(hog.name(), ResourceValues{.cpuMillis = cpuCapacity()});
+    client().setAutoscalePolicy(unlimited.name(), {{"CpuTargetUtilization", Variant(std::uint32_t{50})},
+                                                   {"IntervalUSec", Variant(std::uint64_t{100'000})}});
+
+    ASSERT_TRUE(waitUntil(
+        [&] {
+            const auto status = entryOf<Dictionary>(client().getResourceStatus(unlimited.name()), "AutoscaleStatus");
+            return entryOf<std::string>(status, "Condition") == "Deferred";
+        },
+        bound));
+
+    for (const auto& entry : client().getHistory(unlimited.name(), 0))
+    {
+        EXPECT_EQ(entryOf<std::string>(entry, "Result"), "deferred") << entryOf<std::string>(entry, "Message");
+    }
+    EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(unlimited.name()), "UpdateState"), "deferred");
+}
+
 // A pod member re-created outside its pod is admitted again on the node:
 // its limit was inside the pod's, which the node counted, and outside it
 // must find room of its own, waiting for it meanwhile.
