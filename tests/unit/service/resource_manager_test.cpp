@@ -383,6 +383,32 @@ TEST_F(ResourceManagerTest, AForgottenRunningWorkloadCountsAtWhatItsCgroupHolds)
     EXPECT_EQ(errorCodeOf([&] { forget("a"); }), ErrorCode::NoSuchWorkload);
 }
 
+// design.md §1c: a Forget of a workload whose change is in flight waits
+// for that change to end, then forgets; the change does not bring the
+// workload back.
+TEST_F(ResourceManagerTest, AForgetWaitsForTheChangeInFlight)
+{
+    const std::string cgroup = run("a");
+    updated("a", {.cpuMillis = 300});
+    tree_.setUsage(cgroup, kCreatedMemory);
+    UpdateOptions slowShrink;
+    slowShrink.reclaimTimeout = 200ms;
+    std::vector<std::string> answered;
+    // Below what the cgroup uses: it waits for a reclaim that never comes.
+    manager_->update("a", {.memoryMax = kCreatedMemory / 2}, slowShrink, 0,
+                     [&](const UpdateResult& result) {
+                         answered.push_back(std::holds_alternative<ResizeError>(result) ? "update refused" : "update");
+                     });
+    manager_->forget("a", 0, [&](const Outcome<std::monostate>& result) {
+        answered.push_back(std::holds_alternative<ResizeError>(result) ? "forget refused" : "forget");
+    });
+
+    ASSERT_TRUE(test::runLoopUntil(loop_, [&] { return answered.size() == 2; }));
+    EXPECT_EQ(answered, (std::vector<std::string>{"update refused", "forget"}));
+    EXPECT_FALSE(store_.find("a"));
+    EXPECT_TRUE(store_.reservations().empty());
+}
+
 TEST_F(ResourceManagerTest, PausedAndStoppedWorkloadsKeepTheirAllocation)
 {
     const auto cgroup = run("a");
