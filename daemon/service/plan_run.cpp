@@ -247,7 +247,13 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
         });
         recordDisruption(assessment.question, reservationId);
         changes.push_back({&drivers_.forCgroup(record.cgroupPath), record.cgroupPath, request});
-        run->items.push_back({record, request, previousDesired, assessment.question.wanted, previousActual});
+        run->items.push_back({.record = record,
+                              .request = request,
+                              .previousDesired = previousDesired,
+                              .previousPoolOption = record.poolOption,
+                              .previousPoolLabel = record.poolLabel,
+                              .targetAllocation = assessment.question.wanted,
+                              .previousActual = previousActual});
     }
     plan.state = PlanState::Running;
     store::PlanStore(store_.database()).save(plan);
@@ -262,7 +268,7 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     // A slice the plan gives is kept free of the others from its
     // admission, not from the plan's end.
     if (std::any_of(run->items.begin(), run->items.end(),
-                    [](const PlanRun::Item& item) { return item.request.exclusiveCpus.value_or(0) > 0; }))
+                    [](const WorkloadChange& item) { return item.request.exclusiveCpus.value_or(0) > 0; }))
         slicesChanged();
     onRunning(plan);
 
@@ -285,24 +291,8 @@ void ResourceManager::finishPlan(int64_t id)
     PlanRun& run = *node.mapped();
     const bool applied = run.execution->outcome() == cgroup::ApplyOutcome::Applied;
     const uint64_t finished = nowUsec();
-    for (size_t index = 0; index < run.items.size(); ++index) {
-        auto& item = run.items[index];
-        core::Resources actual;
-        try {
-            actual = readActual(item.record.cgroupPath);
-        } catch (const cgroup::CgroupError&) {
-            actual = item.record.actual.overlaidWith(run.execution->actual(index));
-        }
-        if (applied) {
-            transition::applied(item.record, item.request, actual, finished);
-            item.record.allocated = item.targetAllocation;
-            item.record.holdsAllocation = true;
-            unheld_.drop(item.record.name);
-            stopReleaseTimer(item.record.name);
-        } else {
-            transition::applyFailed(item.record, item.previousDesired, actual, run.execution->message(), finished);
-        }
-    }
+    for (size_t index = 0; index < run.items.size(); ++index)
+        settle(run.items[index], true, applied, run.execution->actual(index), run.execution->message(), finished);
     PlanOutcome outcome = applied ? PlanOutcome{PlanState::Succeeded, PlanReason::None, "applied " + describePlan(run.plan)}
                                   : PlanOutcome{PlanState::Failed, PlanReason::Apply,
                                                 run.execution->message() + "; every change of the plan undone"};
@@ -353,7 +343,7 @@ void ResourceManager::finishPlan(int64_t id)
     spdlog::info("plan {}: {}", id, outcome.message);
     deferred_.schedulePass();
     if (std::any_of(run.items.begin(), run.items.end(),
-                    [](const PlanRun::Item& item) { return item.request.exclusiveCpus.has_value(); }))
+                    [](const WorkloadChange& item) { return item.request.exclusiveCpus.has_value(); }))
         slicesChanged();
     run.done(outcome);
     for (const auto& item : run.items)

@@ -546,13 +546,14 @@ void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
     options.reclaimTimeout = queued.options.reclaimTimeout.value_or(settings_.defaultReclaimTimeout);
     startExecution(name,
                    std::make_unique<ChangeInFlight>(ChangeInFlight{
-                       .record = std::move(record),
-                       .request = assessment.request,
-                       .previousDesired = previousDesired,
-                       .previousPoolOption = previousPoolOption,
-                       .previousPoolLabel = previousPoolLabel,
-                       .targetAllocation = assessment.question.wanted,
-                       .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(assessment.request)),
+                       .change = {.record = std::move(record),
+                                  .request = assessment.request,
+                                  .previousDesired = previousDesired,
+                                  .previousPoolOption = previousPoolOption,
+                                  .previousPoolLabel = previousPoolLabel,
+                                  .targetAllocation = assessment.question.wanted,
+                                  .previousActual = assessment.baseline.restrictedTo(
+                                      cgroup::keysTouchedBy(assessment.request))},
                        .reservationId = reservationId,
                        .execution = {},
                        .done = std::move(queued.done),
@@ -631,12 +632,11 @@ void ResourceManager::startExecution(const std::string& name, std::unique_ptr<Ch
                                      const cgroup::ApplyOptions& options)
 {
     ChangeInFlight& inFlight = *update;
-    const std::string cgroupPath = inFlight.record.cgroupPath;
+    WorkloadChange& change = inFlight.change;
     // What is written is what the record says was written (actuated).
-    inFlight.request = placed({name, inFlight.record.kind, inFlight.record.pod}, inFlight.record.desired,
-                              inFlight.request);
+    change.request = placed({name, change.record.kind, change.record.pod}, change.record.desired, change.request);
     inFlight.execution = std::make_unique<Execution>(
-        loop_, cpuManager_.changesFor(inFlight.record, inFlight.request), options,
+        loop_, cpuManager_.changesFor(change.record, change.request), options,
         [this, name](Execution&) { finishUpdate(name); }, &peerCalls_);
     workloads_[name].beginChange(std::move(update));
     inFlight.execution->start();
@@ -645,28 +645,12 @@ void ResourceManager::startExecution(const std::string& name, std::unique_ptr<Ch
 void ResourceManager::finishUpdate(const std::string& name)
 {
     ChangeInFlight& update = *workloads_[name].change();
-    store::WorkloadRecord& record = update.record;
+    const store::WorkloadRecord& record = update.change.record;
     const Execution& execution = *update.execution;
     const bool applied = execution.outcome() == cgroup::ApplyOutcome::Applied;
-    core::Resources actual;
-    try {
-        actual = readActual(record.cgroupPath);
-    } catch (const cgroup::CgroupError&) {
-        actual = record.actual.overlaidWith(execution.actualOf(record.cgroupPath));
-    }
-    if (applied) {
-        transition::applied(record, update.request, actual, nowUsec());
-        if (update.reservationId) {
-            record.allocated = update.targetAllocation;
-            record.holdsAllocation = true;
-            unheld_.drop(name);
-            stopReleaseTimer(name);
-        }
-    } else {
-        transition::applyFailed(record, update.previousDesired, actual, execution.message(), nowUsec());
-        record.poolOption = update.previousPoolOption;
-        record.poolLabel = update.previousPoolLabel;
-    }
+    // A repair holds the allocation the workload held already.
+    settle(update.change, applied && update.reservationId, applied, execution.actualOf(record.cgroupPath),
+           execution.message(), nowUsec());
     failpoint("after-write");
     try {
         commitOutcome(update);
@@ -685,7 +669,7 @@ void ResourceManager::finishUpdate(const std::string& name)
     const auto ended = workloads_[name].endChange();
     const ErrorCode code = errorOf(execution.outcome());
     if (update.reservationId)
-        recordHistory(name, update.actor, "update", update.request, applied ? "success" : toString(code),
+        recordHistory(name, update.actor, "update", update.change.request, applied ? "success" : toString(code),
                       record.message, update.startedAtUsec);
     announcer_.changed(record);
     // Either way capacity may have freed: a shrink, or a reservation given
@@ -694,7 +678,7 @@ void ResourceManager::finishUpdate(const std::string& name)
     if (!update.reservationId)
         reconciler_.repairFinished(name, applied);
     // The other containers were placed on the pool the slice was to leave.
-    if (update.request.exclusiveCpus)
+    if (update.change.request.exclusiveCpus)
         slicesChanged();
     if (applied) {
         spdlog::info("{}: applied, now {}", name, core::describe(record.actual));
@@ -710,15 +694,44 @@ void ResourceManager::finishUpdate(const std::string& name)
     hooks_.changeEnded(name, applied, record.message);
     // After the hook's answer: the container waits for that, not for this.
     if (!update.reservationId)
-        recordHistory(name, update.actor, "repair", update.request, applied ? "success" : toString(code),
+        recordHistory(name, update.actor, "repair", update.change.request, applied ? "success" : toString(code),
                       record.message, update.startedAtUsec);
     startNextQueued(name);
+}
+
+// The record as the change left it, read back from its cgroup (or, where
+// that fails, as the execution read it last): applied, it holds what was
+// written and, when `holds`, the allocation admitted; otherwise it desires
+// and belongs where it did before.
+void ResourceManager::settle(WorkloadChange& change, bool holds, bool applied, const core::Resources& lastRead,
+                             const std::string& message, uint64_t now)
+{
+    store::WorkloadRecord& record = change.record;
+    core::Resources actual;
+    try {
+        actual = readActual(record.cgroupPath);
+    } catch (const cgroup::CgroupError&) {
+        actual = record.actual.overlaidWith(lastRead);
+    }
+    if (!applied) {
+        transition::applyFailed(record, change.previousDesired, actual, message, now);
+        record.poolOption = change.previousPoolOption;
+        record.poolLabel = change.previousPoolLabel;
+        return;
+    }
+    transition::applied(record, change.request, actual, now);
+    if (holds) {
+        record.allocated = change.targetAllocation;
+        record.holdsAllocation = true;
+        unheld_.drop(record.name);
+        stopReleaseTimer(record.name);
+    }
 }
 
 void ResourceManager::commitOutcome(ChangeInFlight& update)
 {
     store::WriteTransaction transaction(store_.database());
-    store_.save(update.record);
+    store_.save(update.change.record);
     if (update.reservationId) {
         // Undone, the change disrupted nothing: no budget pays for it.
         if (update.execution->outcome() != cgroup::ApplyOutcome::Applied)
@@ -739,14 +752,15 @@ void ResourceManager::resolveAfterStoreError(const std::string& name)
 {
     ChangeInFlight& update = *workloads_[name].change();
     if (!update.storeBackoff && update.execution->outcome() == cgroup::ApplyOutcome::Applied)
-        restoreLimits(drivers_.forCgroup(update.record.cgroupPath), update.record.cgroupPath, update.previousActual);
+        restoreLimits(drivers_.forCgroup(update.change.record.cgroupPath), update.change.record.cgroupPath,
+                      update.change.previousActual);
     try {
         if (update.reservationId) {
             for (const auto& reservation : store_.reservations())
                 if (reservation.id == *update.reservationId)
                     resolveReservation(store_, drivers_, reservation);
         } else {
-            store_.save(update.record);
+            store_.save(update.change.record);
         }
     } catch (const store::StoreError& error) {
         if (!update.storeBackoff)
@@ -1069,13 +1083,13 @@ void ResourceManager::repair(store::WorkloadRecord record, const core::Resources
     const core::Amounts allocation = record.allocated;
     startExecution(name,
                    std::make_unique<ChangeInFlight>(ChangeInFlight{
-                       .record = std::move(record),
-                       .request = wanted,
-                       .previousDesired = previousDesired,
-                       .previousPoolOption = previousPoolOption,
-                       .previousPoolLabel = previousPoolLabel,
-                       .targetAllocation = allocation,
-                       .previousActual = {},
+                       .change = {.record = std::move(record),
+                                  .request = wanted,
+                                  .previousDesired = previousDesired,
+                                  .previousPoolOption = previousPoolOption,
+                                  .previousPoolLabel = previousPoolLabel,
+                                  .targetAllocation = allocation,
+                                  .previousActual = {}},
                        .reservationId = std::nullopt,
                        .execution = {},
                        .done = {},

@@ -193,16 +193,9 @@ private:
 
     // One plan being applied.
     struct PlanRun {
-        struct Item {
-            store::WorkloadRecord record;
-            core::Resources request;
-            core::Resources previousDesired;
-            core::Amounts targetAllocation;
-            core::Resources previousActual;
-        };
         store::PlanRecord plan;
         // In the order they are applied.
-        std::vector<Item> items;
+        std::vector<WorkloadChange> items;
         std::unique_ptr<Execution> execution;
         PlanCallback done;
     };
@@ -248,6 +241,8 @@ private:
     void startExecution(const std::string& name, std::unique_ptr<ChangeInFlight> update,
                         const cgroup::ApplyOptions& options);
     void finishUpdate(const std::string& name);
+    void settle(WorkloadChange& change, bool holds, bool applied, const core::Resources& lastRead,
+                const std::string& message, uint64_t now);
     void commitOutcome(ChangeInFlight& update);
     void resolveAfterStoreError(const std::string& name);
     // The workload is idle: its next queued update starts, or else the

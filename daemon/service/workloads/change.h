@@ -58,9 +58,10 @@ struct QueuedForget {
 
 using QueuedRequest = std::variant<QueuedUpdate, QueuedForget>;
 
-// One change of a workload's own being applied: an update (with a
-// reservation and maybe a caller) or a repair.
-struct ChangeInFlight {
+// One workload's part of a change, an update's or a plan's: the record as
+// it is to be, what is written, and what to put back when the change
+// fails or is undone.
+struct WorkloadChange {
     store::WorkloadRecord record;
     core::Resources request;
     core::Resources previousDesired;
@@ -68,9 +69,16 @@ struct ChangeInFlight {
     // changes no pool membership.
     std::optional<std::string> previousPoolOption;
     std::string previousPoolLabel;
+    // What the workload holds once the change is applied.
     core::Amounts targetAllocation;
     // What the keys the change touches held before it.
     core::Resources previousActual;
+};
+
+// One change of a workload's own being applied: an update (with a
+// reservation and maybe a caller) or a repair.
+struct ChangeInFlight {
+    WorkloadChange change;
     std::optional<int64_t> reservationId;
     std::unique_ptr<Execution> execution;
     UpdateCallback done;
