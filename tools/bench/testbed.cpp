@@ -49,6 +49,7 @@ Testbed::Testbed(integration::TestEnvironment environment)
       nameWatcher_(kBusName)
 {
     daemonOptions_.logLevel = "info";
+    daemonOptions_.checkInvariants = false;
     writeConfig(daemonOptions_.configFile);
     for (std::size_t index = 0; index < kContainerCount; ++index)
         containers_.push_back(std::make_unique<Container>(podman_, nameOf(index)));

@@ -44,6 +44,16 @@ std::vector<std::string> commandLine(const DaemonOptions& options)
     return argv;
 }
 
+std::vector<std::string> environmentOf(const DaemonOptions& options)
+{
+    std::vector<std::string> environment = options.extraEnvironment;
+    if (options.checkInvariants)
+    {
+        environment.push_back("RESIZED_CHECK_INVARIANTS=abort");
+    }
+    return environment;
+}
+
 std::vector<std::string> prepared(const DaemonOptions& options)
 {
     std::filesystem::create_directories(options.stateDirectory);
@@ -62,16 +72,13 @@ DaemonOptions DaemonOptions::forEnvironment(const TestEnvironment& environment)
     options.configFile = directory / "resized.conf";
     options.podmanSocket = environment.podmanSocket;
     options.logFile = directory / "resized.log";
-    // A test stops at the commit that broke one of the rules that hold at
-    // every instant (design.md §1c), with the rule in the daemon's log.
-    options.extraEnvironment.push_back("RESIZED_CHECK_INVARIANTS=abort");
     return options;
 }
 
 DaemonProcess::DaemonProcess(DaemonOptions options,
                              std::chrono::milliseconds startTimeout) :
     options_(std::move(options)),
-    process_(prepared(options_), options_.logFile, options_.extraEnvironment)
+    process_(prepared(options_), options_.logFile, environmentOf(options_))
 {
     const bool started = waitUntil(
         [&] {

@@ -25,6 +25,11 @@ struct DaemonOptions
     std::vector<std::string> extraArguments;
     // "NAME=value" entries, e.g. RESIZED_FAILPOINT=...
     std::vector<std::string> extraEnvironment;
+    // RESIZED_CHECK_INVARIANTS=abort: the daemon stops at the commit that
+    // broke one of the rules that hold at every instant (design.md §1c),
+    // with the rule in its log. On for tests; a benchmark times the daemon
+    // as it runs in production, without the check.
+    bool checkInvariants = true;
 
     // The binary from RESIZED_BINARY (set by meson); state, configuration
     // and log under <RESIZED_TEST_DIR>/daemon, so that a restarted daemon
