@@ -13,7 +13,13 @@ void HostileTest::SetUp()
         return;
     }
     connection_ = sdbus::createSystemBusConnection();
-    container_.emplace(podman(), containerName("c"));
+    // Only once the daemon has handled the container's start event (it
+    // counts the container's 100m then) is the container managed: a start
+    // handled after the test began would re-apply the limits and repair
+    // what the test changed behind resized's back.
+    container_.emplace(podman(), containerName("c"), std::vector<std::string>{"--cpus=0.1"});
+    ASSERT_TRUE(daemon().waitForStartEvent(container_->name())) << "resized did not see the container start";
+    ASSERT_TRUE(cpuAllocationReaches(100));
     client().updateResources(name(), managed);
     limitsBefore_ = CgroupLimits::read(container_->cgroupPath());
     generationBefore_ =
