@@ -203,7 +203,7 @@ void ResourceManager::repackSlicesOffReservedCpus()
         spdlog::info("{}: its exclusive CPUs {} hold the reserved CPUs {}; moving it outside them", name,
                      core::formatCpuSet(slice.cpus), core::formatCpuSet(overlap));
         update(name, request, UpdateOptions{}, Actor::reconcile(),
-               [name](const UpdateResult& result) { logFailedBackgroundUpdate(name, result); });
+               [holder = name](const UpdateResult& result) { logFailedBackgroundUpdate(holder, result); });
     }
 }
 
