@@ -103,6 +103,18 @@ check "CgroupVersion is v2" equals "$(busctl get-property io.resized1 /io/resize
 check "RuntimeConnected (Podman through its socket, from the sandbox)" \
     equals "$(busctl get-property io.resized1 /io/resized1 io.resized1.Manager RuntimeConnected)" "b true"
 
+echo "== (a2) systemctl reload"
+# systemctl reload returns once SIGHUP is sent, not once it was handled.
+capacity_is() { equals "$(busctl get-property io.resized1 /io/resized1 io.resized1.Manager CpuCapacityMillis)" "t $1"; }
+main_pid=$(systemctl show -P MainPID resized)
+mkdir -p /etc/resized
+printf '[Node]\nReservedCPU=300m\n' > /etc/resized/resized.conf
+check "systemctl reload resized returns" systemctl reload resized
+check "the reload takes the new system reserve" wait_until 30 capacity_is $(( $(nproc) * 1000 - 300 ))
+check "a reload keeps the same process" equals "$(systemctl show -P MainPID resized)" "$main_pid"
+rm /etc/resized/resized.conf
+systemctl reload resized
+
 echo "== (b) bus activation"
 systemctl stop resized
 check "resized is stopped" sh -c '! systemctl is-active -q resized'
