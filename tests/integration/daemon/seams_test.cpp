@@ -218,6 +218,9 @@ TEST_F(SeamsTest, AStatusShowsTheRunStateAndTheDriftReadNow)
 {
     std::optional<ScopedContainer> web(std::in_place, podman(), containerName("web"));
     const std::string name = web->name();
+    // Until the daemon has handled the start, it may still repair the drift
+    // this test makes on purpose.
+    ASSERT_TRUE(daemon().waitForStartEvent(name));
     client().updateResources(name, ResourceValues{.cpuMillis = 300});
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(name), "RunState"), "running");
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(name), "SyncState"), "synchronized");
