@@ -257,7 +257,7 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
                 spdlog::warn("{}: not placed on the shared pool: {}", name, done.message());
             if (placed)
                 placed();
-            // As ResourceManager::finishUpdate: the execution ends with this
+            // As ResourceManager::finishChangeSet: the execution ends with this
             // callback, which must not use its captures after.
             const auto finished = placing_.extract(std::string(cgroupPath));
         },

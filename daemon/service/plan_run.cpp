@@ -7,7 +7,6 @@
 
 #include "failpoint/failpoint.h"
 #include "service/record_transitions.h"
-#include "service/recovery.h"
 #include "service/resource_manager.h"
 
 namespace resized::service {
@@ -158,16 +157,16 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     const Actor actor = Actor::caller(plan.callerUid);
     std::vector<Assessment> assessments;
     std::vector<AdmissionQuestion> questions;
-    std::vector<store::WorkloadRecord> records;
+    std::vector<store::WorkloadRecord> joined;
     // The slices the plan's earlier changes take.
     core::CpuSet sliced;
     for (size_t index = 0; index < targets.size(); ++index) {
         const Target& target = targets[index];
-        store::WorkloadRecord record =
-            target.record.value_or(store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind});
-        record.poolLabel = target.instance->poolLabel;
+        joined.push_back(transition::withMembership(
+            target.record.value_or(store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind}),
+            target.instance, std::nullopt));
         try {
-            assessments.push_back(assess(target, record, plan.changes[index].resources, actor, sliced));
+            assessments.push_back(assess(target, joined.back(), plan.changes[index].resources, actor, sliced));
         } catch (const cgroup::CgroupError& error) {
             endPlan(plan, rejected(PlanReason::Churn, target.name + ": cannot read its cgroup: " + error.what()),
                     done);
@@ -183,7 +182,6 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
         if (assessments.back().desired.exclusiveCpus.value_or(0) > 0)
             sliced.merge(core::CpuSet(assessments.back().desired.allowedCpus.value_or(core::CpuSet{})));
         questions.push_back(assessments.back().question);
-        records.push_back(std::move(record));
     }
 
     // A plan that may wait must not take room that freed during a pass of
@@ -206,7 +204,6 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     }
 
     const uint64_t started = nowUsec();
-    auto run = std::make_unique<PlanRun>();
     std::vector<size_t> order(targets.size());
     for (size_t index = 0; index < order.size(); ++index)
         order[index] = index;
@@ -218,42 +215,11 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
         return lowersOnly(questions[index]) ? (pod ? 1 : 0) : (pod ? 2 : 3);
     };
     std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return stage(a) < stage(b); });
-    std::vector<CgroupChange> changes;
+    auto set = std::make_unique<ChangeSet>();
     for (const size_t index : order) {
         const Target& target = targets[index];
-        const Assessment& assessment = assessments[index];
-        const core::Resources request = placed({target.name, target.parsed.kind, records[index].pod},
-                                               assessment.desired, assessment.request);
-        store::WorkloadRecord& record = records[index];
-        const core::Resources previousDesired = record.desired;
-        transition::bind(record, *target.instance);
-        record.desired = assessment.desired;
-        if (!assessment.grantedCpus.empty())
-            record.exclusiveCpusGranted = assessment.grantedCpus;
-        record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
-        record.allocated = assessment.question.held;
-        transition::applying(record, started);
-        store_.save(record);
-        store_.removeDeferred(record.name);
-        const core::Resources previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(request));
-        const int64_t reservationId = store_.addReservation({
-            .workload = record.name,
-            .amounts = admission.reservations[index],
-            .target = request,
-            .previousDesired = previousDesired,
-            .previousActual = previousActual,
-            .createdAtUsec = started,
-            .planId = plan.id,
-        });
-        recordDisruption(assessment.question, reservationId);
-        changes.push_back({&drivers_.forCgroup(record.cgroupPath), record.cgroupPath, request});
-        run->items.push_back({.record = record,
-                              .request = request,
-                              .previousDesired = previousDesired,
-                              .previousPoolOption = record.poolOption,
-                              .previousPoolLabel = record.poolLabel,
-                              .targetAllocation = assessment.question.wanted,
-                              .previousActual = previousActual});
+        set->items.push_back(reserve(target, target.record.value_or(store::WorkloadRecord{}), joined[index],
+                                     assessments[index], admission.reservations[index], plan.id, started));
     }
     plan.state = PlanState::Running;
     store::PlanStore(store_.database()).save(plan);
@@ -261,93 +227,23 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     invariants_.check("a plan's admission");
     failpoint("plan-after-reserve");
     spdlog::info("plan {}: applying {}", plan.id, describePlan(plan));
-    for (const auto& item : run->items) {
-        workloads_[item.record.name].joinPlan(plan.id);
+    for (const WorkloadChange& item : set->items)
         announcer_.changed(item.record);
-    }
     // A slice the plan gives is kept free of the others from its
     // admission, not from the plan's end.
-    if (std::any_of(run->items.begin(), run->items.end(),
+    if (std::any_of(set->items.begin(), set->items.end(),
                     [](const WorkloadChange& item) { return item.request.exclusiveCpus.value_or(0) > 0; }))
         slicesChanged();
     onRunning(plan);
 
-    const int64_t id = plan.id;
-    run->plan = std::move(plan);
-    run->done = std::move(done);
+    set->actor = Actor::plan(plan.id, plan.callerUid);
+    set->startedAtUsec = plan.submittedAtUsec;
+    set->plan = std::move(plan);
+    set->planDone = std::move(done);
     cgroup::ApplyOptions options;
     options.reclaimTimeout = settings_.defaultReclaimTimeout;
-    options.force = run->plan.force;
-    run->execution = std::make_unique<Execution>(
-        loop_, std::move(changes), options, [this, id](Execution&) { finishPlan(id); }, &peerCalls_);
-    Execution& execution = *run->execution;
-    plansInFlight_.emplace(id, std::move(run));
-    execution.start();
-}
-
-void ResourceManager::finishPlan(int64_t id)
-{
-    auto node = plansInFlight_.extract(id);
-    PlanRun& run = *node.mapped();
-    const bool applied = run.execution->outcome() == cgroup::ApplyOutcome::Applied;
-    const uint64_t finished = nowUsec();
-    for (size_t index = 0; index < run.items.size(); ++index)
-        settle(run.items[index], true, applied, run.execution->actual(index), run.execution->message(), finished);
-    PlanOutcome outcome = applied ? PlanOutcome{PlanState::Succeeded, PlanReason::None, "applied " + describePlan(run.plan)}
-                                  : PlanOutcome{PlanState::Failed, PlanReason::Apply,
-                                                run.execution->message() + "; every change of the plan undone"};
-    run.plan.state = outcome.state;
-    run.plan.reason = outcome.reason;
-    run.plan.message = outcome.message;
-    run.plan.finishedAtUsec = finished;
-    try {
-        store::WriteTransaction transaction(store_.database());
-        for (const auto& item : run.items)
-            store_.save(item.record);
-        for (const auto& reservation : store_.reservationsOfPlan(id)) {
-            // Undone, the plan disrupted nothing: no budget pays for it.
-            if (!applied)
-                store_.removeDisruptionsOf(reservation.id);
-            store_.removeReservation(reservation.id);
-        }
-        store::PlanStore(store_.database()).save(run.plan);
-        failpoint("plan-before-commit");
-        transaction.commit();
-        invariants_.check("a plan's outcome");
-    } catch (const store::StoreError& error) {
-        // Undone, as a restart would undo it; if the store refuses that too,
-        // the reservations stay for the next start to resolve.
-        if (applied)
-            for (const auto& item : run.items)
-                restoreLimits(drivers_.forCgroup(item.record.cgroupPath), item.record.cgroupPath,
-                              item.previousActual);
-        outcome = {PlanState::Failed, PlanReason::Apply,
-                   std::string("the outcome could not be recorded (") + error.what() + "); previous limits restored"};
-        spdlog::error("plan {}: {}", id, outcome.message);
-        try {
-            resolvePlan(store_, drivers_, id, store_.reservationsOfPlan(id));
-        } catch (const store::StoreError& again) {
-            spdlog::error("plan {}: left for the next start to resolve: {}", id, again.what());
-        }
-    }
-
-    for (const auto& item : run.items) {
-        if (Workload* workload = workloads_.find(item.record.name))
-            workload->leavePlan();
-        recordHistory(item.record.name, Actor::plan(id, run.plan.callerUid), "update",
-                      item.request, applied ? "success" : std::string(toString(ErrorCode::ApplyFailed)), outcome.message, run.plan.submittedAtUsec);
-        announcer_.changed(item.record);
-        if (applied)
-            announcer_.applied(item.record.name, item.record.actual);
-    }
-    spdlog::info("plan {}: {}", id, outcome.message);
-    deferred_.schedulePass();
-    if (std::any_of(run.items.begin(), run.items.end(),
-                    [](const WorkloadChange& item) { return item.request.exclusiveCpus.has_value(); }))
-        slicesChanged();
-    run.done(outcome);
-    for (const auto& item : run.items)
-        startNextQueued(item.record.name);
+    options.force = set->plan->force;
+    beginChangeSet(std::move(set), options);
 }
 
 }  // namespace resized::service

@@ -19,6 +19,16 @@ void bind(store::WorkloadRecord& record, const Instance& instance)
     record.removedAtUsec = 0;
 }
 
+store::WorkloadRecord withMembership(store::WorkloadRecord record, const std::optional<Instance>& instance,
+                                     const std::optional<std::string>& poolOption)
+{
+    if (instance)
+        record.poolLabel = instance->poolLabel;
+    if (poolOption)
+        record.poolOption = *poolOption;
+    return record;
+}
+
 void gone(store::WorkloadRecord& record)
 {
     record.runState = core::RunState::Removed;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "core/resources.h"
@@ -15,6 +16,10 @@ namespace resized::service::transition {
 // The record follows its workload's current instance: container, pod, run
 // state and cgroup (the driver is the caller's to pick).
 void bind(store::WorkloadRecord& record, const Instance& instance);
+// The record as it would be after a change with this `Pool` option, in the
+// pool its instance's label names unless an option chose one.
+store::WorkloadRecord withMembership(store::WorkloadRecord record, const std::optional<Instance>& instance,
+                                     const std::optional<std::string>& poolOption);
 // Its source knows no such workload now (for a status: not saved).
 void gone(store::WorkloadRecord& record);
 // A change was admitted and its writes begin.

@@ -17,11 +17,6 @@
 namespace resized::service {
 namespace {
 
-ErrorCode errorOf(cgroup::ApplyOutcome outcome)
-{
-    return outcome == cgroup::ApplyOutcome::MemoryInUse ? ErrorCode::MemoryInUse : ErrorCode::ApplyFailed;
-}
-
 // The error of a refused admission.
 ErrorCode errorOf(core::Verdict verdict)
 {
@@ -108,18 +103,6 @@ void logFailedBackgroundUpdate(const std::string& name, const UpdateResult& resu
 {
     if (const auto* error = std::get_if<ResizeError>(&result))
         spdlog::warn("{}: update not applied: {}", name, error->what());
-}
-
-// The record as it would be after a change with this `Pool` option, in the
-// pool its instance's label names unless an option chose one.
-store::WorkloadRecord withMembership(store::WorkloadRecord record, const std::optional<Instance>& instance,
-                                     const std::optional<std::string>& poolOption)
-{
-    if (instance)
-        record.poolLabel = instance->poolLabel;
-    if (poolOption)
-        record.poolOption = *poolOption;
-    return record;
 }
 
 }  // namespace
@@ -401,7 +384,7 @@ core::AdmissionDecision ResourceManager::decide(const Target& target, const core
                                                 const std::optional<std::string>& pool, const Actor& actor)
 {
     const store::WorkloadRecord record =
-        withMembership(target.record.value_or(store::WorkloadRecord{.name = target.name}), target.instance, pool);
+        transition::withMembership(target.record.value_or(store::WorkloadRecord{.name = target.name}), target.instance, pool);
     try {
         return ledger_.assess(assess(target, record, request, actor).question);
     } catch (const cgroup::CgroupError& error) {
@@ -425,16 +408,13 @@ void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
     const std::string name = target.name;
     store::WorkloadRecord record = target.record.value_or(
         store::WorkloadRecord{.name = name, .kind = target.parsed.kind});
-    const core::Resources previousDesired = record.desired;
-    const std::optional<std::string> previousPoolOption = record.poolOption;
-    const std::string previousPoolLabel = record.poolLabel;
     if (queued.options.pool && !queued.options.pool->empty() && !store_.findPool(*queued.options.pool)) {
         answerRefusal(target, queued, ErrorCode::NoSuchPool, "no pool is named \"" + *queued.options.pool + "\"",
                       started);
         return;
     }
     // Refused, the workload keeps the membership it had.
-    const store::WorkloadRecord joined = withMembership(record, target.instance, queued.options.pool);
+    const store::WorkloadRecord joined = transition::withMembership(record, target.instance, queued.options.pool);
 
     Assessment assessment;
     try {
@@ -489,17 +469,16 @@ void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
         return;
     }
 
-    record = joined;
-    record.kind = target.parsed.kind;
-    if (target.instance)
-        transition::bind(record, *target.instance);
-    record.desired = assessment.desired;
-    if (!assessment.grantedCpus.empty())
-        record.exclusiveCpusGranted = assessment.grantedCpus;
-    store_.removeDeferred(name);
-
     if (!target.hasCgroup()) {
         // Admitted now, held from now on, written when it runs.
+        record = joined;
+        record.kind = target.parsed.kind;
+        if (target.instance)
+            transition::bind(record, *target.instance);
+        record.desired = assessment.desired;
+        if (!assessment.grantedCpus.empty())
+            record.exclusiveCpusGranted = assessment.grantedCpus;
+        store_.removeDeferred(name);
         record.allocated = assessment.question.wanted;
         record.holdsAllocation = true;
         transition::waitingForCgroup(record, started);
@@ -518,51 +497,27 @@ void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
         return;
     }
 
-    record.driver = std::string(drivers_.forCgroup(record.cgroupPath).driverName());
-    record.allocated = assessment.question.held;
-    transition::applying(record, started);
-    store_.save(record);
-    const int64_t reservationId = store_.addReservation({
-        .workload = name,
-        .amounts = decision.reservation,
-        .target = assessment.request,
-        .previousDesired = previousDesired,
-        .previousActual = assessment.baseline.restrictedTo(cgroup::keysTouchedBy(assessment.request)),
-        .createdAtUsec = started,
-    });
-    recordDisruption(assessment.question, reservationId);
+    WorkloadChange change = reserve(target, record, joined, assessment, decision.reservation, 0, started);
     transaction.commit();
     invariants_.check("an admission");
     failpoint("after-reserve");
-    spdlog::info("{}: applying {} (generation {})", name, core::describe(assessment.request), record.generation);
-    announcer_.changed(record);
+    spdlog::info("{}: applying {} (generation {})", name, core::describe(assessment.request),
+                 change.record.generation);
+    announcer_.changed(change.record);
     // The others leave a slice as it is written, not after: a slice given
     // back or made smaller is theirs again only once its change ended.
     if (assessment.request.exclusiveCpus.value_or(0) > 0)
         slicesChanged();
 
+    auto set = std::make_unique<ChangeSet>();
+    set->items.push_back(std::move(change));
+    set->actor = queued.actor;
+    set->startedAtUsec = started;
+    set->answer = std::move(queued.done);
     cgroup::ApplyOptions options;
     options.force = queued.options.force;
     options.reclaimTimeout = queued.options.reclaimTimeout.value_or(settings_.defaultReclaimTimeout);
-    startExecution(name,
-                   std::make_unique<ChangeInFlight>(ChangeInFlight{
-                       .change = {.record = std::move(record),
-                                  .request = assessment.request,
-                                  .previousDesired = previousDesired,
-                                  .previousPoolOption = previousPoolOption,
-                                  .previousPoolLabel = previousPoolLabel,
-                                  .targetAllocation = assessment.question.wanted,
-                                  .previousActual = assessment.baseline.restrictedTo(
-                                      cgroup::keysTouchedBy(assessment.request))},
-                       .reservationId = reservationId,
-                       .execution = {},
-                       .done = std::move(queued.done),
-                       .actor = queued.actor,
-                       .startedAtUsec = started,
-                       .storeRetry = {},
-                       .storeBackoff = {},
-                   }),
-                   options);
+    beginChangeSet(std::move(set), options);
 }
 
 // Force on a pod lowered below its members' limits: each of those members
@@ -626,154 +581,6 @@ void ResourceManager::recordDisruption(const AdmissionQuestion& question, int64_
         .reservationId = reservationId,
     });
     budgetClock_.rearm();
-}
-
-void ResourceManager::startExecution(const std::string& name, std::unique_ptr<ChangeInFlight> update,
-                                     const cgroup::ApplyOptions& options)
-{
-    ChangeInFlight& inFlight = *update;
-    WorkloadChange& change = inFlight.change;
-    // What is written is what the record says was written (actuated).
-    change.request = placed({name, change.record.kind, change.record.pod}, change.record.desired, change.request);
-    inFlight.execution = std::make_unique<Execution>(
-        loop_, cpuManager_.changesFor(change.record, change.request), options,
-        [this, name](Execution&) { finishUpdate(name); }, &peerCalls_);
-    workloads_[name].beginChange(std::move(update));
-    inFlight.execution->start();
-}
-
-void ResourceManager::finishUpdate(const std::string& name)
-{
-    ChangeInFlight& update = *workloads_[name].change();
-    const store::WorkloadRecord& record = update.change.record;
-    const Execution& execution = *update.execution;
-    const bool applied = execution.outcome() == cgroup::ApplyOutcome::Applied;
-    // A repair holds the allocation the workload held already.
-    settle(update.change, applied && update.reservationId, applied, execution.actualOf(record.cgroupPath),
-           execution.message(), nowUsec());
-    failpoint("after-write");
-    try {
-        commitOutcome(update);
-    } catch (const store::StoreError& error) {
-        resolveAfterStoreError(name);
-        const std::string message = "the outcome could not be recorded (" + std::string(error.what()) +
-                                    "); previous limits restored";
-        spdlog::error("{}: {}", name, message);
-        announcer_.failed(name, ErrorCode::ApplyFailed, message);
-        if (auto done = std::exchange(update.done, {}))
-            done(ResizeError(ErrorCode::ApplyFailed, message));
-        hooks_.changeEnded(name, false, message);
-        return;
-    }
-
-    const auto ended = workloads_[name].endChange();
-    const ErrorCode code = errorOf(execution.outcome());
-    if (update.reservationId)
-        recordHistory(name, update.actor, "update", update.change.request, applied ? "success" : toString(code),
-                      record.message, update.startedAtUsec);
-    announcer_.changed(record);
-    // Either way capacity may have freed: a shrink, or a reservation given
-    // back by a failed increase.
-    deferred_.schedulePass();
-    if (!update.reservationId)
-        reconciler_.repairFinished(name, applied);
-    // The other containers were placed on the pool the slice was to leave.
-    if (update.change.request.exclusiveCpus)
-        slicesChanged();
-    if (applied) {
-        spdlog::info("{}: applied, now {}", name, core::describe(record.actual));
-        announcer_.applied(name, record.actual);
-        if (update.done)
-            update.done(record);
-    } else {
-        spdlog::warn("{}: update failed: {}", name, record.message);
-        announcer_.failed(name, code, record.message);
-        if (update.done)
-            update.done(ResizeError(code, record.message));
-    }
-    hooks_.changeEnded(name, applied, record.message);
-    // After the hook's answer: the container waits for that, not for this.
-    if (!update.reservationId)
-        recordHistory(name, update.actor, "repair", update.change.request, applied ? "success" : toString(code),
-                      record.message, update.startedAtUsec);
-    startNextQueued(name);
-}
-
-// The record as the change left it, read back from its cgroup (or, where
-// that fails, as the execution read it last): applied, it holds what was
-// written and, when `holds`, the allocation admitted; otherwise it desires
-// and belongs where it did before.
-void ResourceManager::settle(WorkloadChange& change, bool holds, bool applied, const core::Resources& lastRead,
-                             const std::string& message, uint64_t now)
-{
-    store::WorkloadRecord& record = change.record;
-    core::Resources actual;
-    try {
-        actual = readActual(record.cgroupPath);
-    } catch (const cgroup::CgroupError&) {
-        actual = record.actual.overlaidWith(lastRead);
-    }
-    if (!applied) {
-        transition::applyFailed(record, change.previousDesired, actual, message, now);
-        record.poolOption = change.previousPoolOption;
-        record.poolLabel = change.previousPoolLabel;
-        return;
-    }
-    transition::applied(record, change.request, actual, now);
-    if (holds) {
-        record.allocated = change.targetAllocation;
-        record.holdsAllocation = true;
-        unheld_.drop(record.name);
-        stopReleaseTimer(record.name);
-    }
-}
-
-void ResourceManager::commitOutcome(ChangeInFlight& update)
-{
-    store::WriteTransaction transaction(store_.database());
-    store_.save(update.change.record);
-    if (update.reservationId) {
-        // Undone, the change disrupted nothing: no budget pays for it.
-        if (update.execution->outcome() != cgroup::ApplyOutcome::Applied)
-            store_.removeDisruptionsOf(*update.reservationId);
-        store_.removeReservation(*update.reservationId);
-    }
-    failpoint("before-commit");
-    transaction.commit();
-    invariants_.check("a change's outcome");
-    failpoint("after-commit");
-}
-
-// The cgroup changed but the store could not say so: the workload's
-// reservation is resolved as a crash would have it resolved (the limits
-// written are undone when the store still says otherwise), tried again
-// until the store takes it. The workload's other callers wait till then.
-void ResourceManager::resolveAfterStoreError(const std::string& name)
-{
-    ChangeInFlight& update = *workloads_[name].change();
-    if (!update.storeBackoff && update.execution->outcome() == cgroup::ApplyOutcome::Applied)
-        restoreLimits(drivers_.forCgroup(update.change.record.cgroupPath), update.change.record.cgroupPath,
-                      update.change.previousActual);
-    try {
-        if (update.reservationId) {
-            for (const auto& reservation : store_.reservations())
-                if (reservation.id == *update.reservationId)
-                    resolveReservation(store_, drivers_, reservation);
-        } else {
-            store_.save(update.change.record);
-        }
-    } catch (const store::StoreError& error) {
-        if (!update.storeBackoff)
-            update.storeBackoff = retryBackoff(settings_.retryInterval, std::chrono::minutes(1));
-        const auto delay = update.storeBackoff->next();
-        spdlog::error("{}: the store still refuses ({}); trying again in {} ms", name, error.what(), delay.count());
-        update.storeRetry = loop_.after(delay, [this, name] { resolveAfterStoreError(name); });
-        return;
-    }
-    workloads_[name].endChange();
-    if (auto record = store_.find(name))
-        announcer_.changed(*record);
-    startNextQueued(name);
 }
 
 void ResourceManager::startNextQueued(const std::string& name)
@@ -1073,32 +880,25 @@ void ResourceManager::lookUp(const store::WorkloadRecord& record, FoundCallback 
 
 void ResourceManager::repair(store::WorkloadRecord record, const core::Resources& wanted, const Actor& actor)
 {
-    const std::string name = record.name;
     record.syncState = core::SyncState::Applying;
-    cgroup::ApplyOptions options;
-    options.reclaimTimeout = settings_.defaultReclaimTimeout;
     const core::Resources previousDesired = record.desired;
     const std::optional<std::string> previousPoolOption = record.poolOption;
     const std::string previousPoolLabel = record.poolLabel;
     const core::Amounts allocation = record.allocated;
-    startExecution(name,
-                   std::make_unique<ChangeInFlight>(ChangeInFlight{
-                       .change = {.record = std::move(record),
-                                  .request = wanted,
-                                  .previousDesired = previousDesired,
-                                  .previousPoolOption = previousPoolOption,
-                                  .previousPoolLabel = previousPoolLabel,
-                                  .targetAllocation = allocation,
-                                  .previousActual = {}},
-                       .reservationId = std::nullopt,
-                       .execution = {},
-                       .done = {},
-                       .actor = actor,
-                       .startedAtUsec = nowUsec(),
-                       .storeRetry = {},
-                       .storeBackoff = {},
-                   }),
-                   options);
+    auto set = std::make_unique<ChangeSet>();
+    set->items.push_back({.record = std::move(record),
+                          .request = wanted,
+                          .previousDesired = previousDesired,
+                          .previousPoolOption = previousPoolOption,
+                          .previousPoolLabel = previousPoolLabel,
+                          .targetAllocation = allocation,
+                          .previousActual = {},
+                          .reservationId = std::nullopt});
+    set->actor = actor;
+    set->startedAtUsec = nowUsec();
+    cgroup::ApplyOptions options;
+    options.reclaimTimeout = settings_.defaultReclaimTimeout;
+    beginChangeSet(std::move(set), options);
 }
 
 // The desired state outlived its allocation (the removal grace passed); a

@@ -43,14 +43,6 @@
 
 namespace resized::service {
 
-// How a plan's run ended. Pending: it did not run and is to be offered
-// again (one of its workloads was busy, or it waits with Defer).
-struct PlanOutcome {
-    core::PlanState state = core::PlanState::Pending;
-    core::PlanReason reason = core::PlanReason::None;
-    std::string message{};
-};
-using PlanCallback = std::function<void(PlanOutcome)>;
 // The plan, now running: admitted, reserved, its writes beginning.
 using PlanStarted = std::function<void(const store::PlanRecord&)>;
 
@@ -191,15 +183,6 @@ private:
         AdmissionQuestion question;
     };
 
-    // One plan being applied.
-    struct PlanRun {
-        store::PlanRecord plan;
-        // In the order they are applied.
-        std::vector<WorkloadChange> items;
-        std::unique_ptr<Execution> execution;
-        PlanCallback done;
-    };
-
     // The workload `asked` names, as its source finds it now.
     void resolve(const std::string& asked, Answer<Target> then);
     // Every workload of `names` from `found.size()` on, one after another.
@@ -208,7 +191,6 @@ private:
                    PlanCallback done);
     // Why the plan may not run on these targets as they are now.
     std::optional<PlanOutcome> churnOf(const store::PlanRecord& plan, const std::vector<Target>& targets) const;
-    void finishPlan(int64_t id);
     // Ends a plan that could not start, recording it.
     void endPlan(store::PlanRecord& plan, const PlanOutcome& outcome, const PlanCallback& done);
     Target targetOf(const std::string& asked, const core::WorkloadName& parsed, Found found);
@@ -238,13 +220,23 @@ private:
     void startUpdate(Target target, QueuedUpdate queued);
     void answerRefusal(const Target& target, const QueuedUpdate& queued, ErrorCode code, const std::string& reason,
                        uint64_t started);
-    void startExecution(const std::string& name, std::unique_ptr<ChangeInFlight> update,
-                        const cgroup::ApplyOptions& options);
-    void finishUpdate(const std::string& name);
+    // Inside the admission's transaction: `joined` (the record with the
+    // membership the change gives, withMembership()) saved as applying, and
+    // the reservation of its part of a change set (`planId` 0: an update's).
+    WorkloadChange reserve(const Target& target, const store::WorkloadRecord& before, store::WorkloadRecord joined,
+                           const Assessment& assessment, const core::Amounts& reservation, int64_t planId,
+                           uint64_t started);
+    // Starts writing an admitted (or repairing) change set; its workloads
+    // are busy until it ends.
+    void beginChangeSet(std::unique_ptr<ChangeSet> set, const cgroup::ApplyOptions& options);
+    void finishChangeSet(uint64_t id);
     void settle(WorkloadChange& change, bool holds, bool applied, const core::Resources& lastRead,
                 const std::string& message, uint64_t now);
-    void commitOutcome(ChangeInFlight& update);
-    void resolveAfterStoreError(const std::string& name);
+    void commitChangeSet(const ChangeSet& set, bool applied);
+    // Tells whoever waits for the set how it ended, each workload's
+    // observers too.
+    void announceEnd(ChangeSet& set, bool applied);
+    void resolveAfterStoreError(uint64_t id);
     // The workload is idle: its next queued update starts, or else the
     // newest container creation waiting for it is prepared.
     void startNextQueued(const std::string& name);
@@ -309,10 +301,9 @@ private:
     // then, and AllowedDisruptions announced.
     BudgetClock budgetClock_;
     bool runtimeConnected_ = false;
-    // What each workload holds between events: its change in flight (its
-    // own or a plan's), the requests waiting for it, its removal grace.
+    // What each workload holds between events: the change set applying to
+    // it, the requests waiting for it, its removal grace.
     Workloads workloads_;
-    std::map<int64_t, std::unique_ptr<PlanRun>> plansInFlight_;
     // Passes waiting for a background listing, the one under way first, and
     // what each is to call when done.
     std::deque<std::vector<std::function<void()>>> passesAsked_;

@@ -8,13 +8,16 @@
 #include <string>
 #include <utility>
 #include <variant>
+#include <vector>
 
 #include "core/backoff.h"
+#include "core/states.h"
 #include "core/resources.h"
 #include "service/actor.h"
 #include "service/errors.h"
 #include "service/event_loop.h"
 #include "service/executor.h"
+#include "store/plan_store.h"
 #include "store/state_store.h"
 
 namespace resized::service {
@@ -58,9 +61,8 @@ struct QueuedForget {
 
 using QueuedRequest = std::variant<QueuedUpdate, QueuedForget>;
 
-// One workload's part of a change, an update's or a plan's: the record as
-// it is to be, what is written, and what to put back when the change
-// fails or is undone.
+// One workload's part of a change set: the record as it is to be, what is
+// written, and what to put back when the change fails or is undone.
 struct WorkloadChange {
     store::WorkloadRecord record;
     core::Resources request;
@@ -73,21 +75,43 @@ struct WorkloadChange {
     core::Amounts targetAllocation;
     // What the keys the change touches held before it.
     core::Resources previousActual;
+    // What admission reserved for it; none for a repair, which holds what
+    // it held.
+    std::optional<int64_t> reservationId;
 };
 
-// One change of a workload's own being applied: an update (with a
-// reservation and maybe a caller) or a repair.
-struct ChangeInFlight {
-    WorkloadChange change;
-    std::optional<int64_t> reservationId;
+// How a plan's run ended. Pending: it did not run and is to be offered
+// again (one of its workloads was busy, or it waits with Defer).
+struct PlanOutcome {
+    core::PlanState state = core::PlanState::Pending;
+    core::PlanReason reason = core::PlanReason::None;
+    std::string message{};
+};
+using PlanCallback = std::function<void(PlanOutcome)>;
+
+// Every change to a workload's cgroups, whoever asked for it (design.md
+// §1c): the changes of one or more workloads, admitted and reserved as one,
+// written by one Execution in the order of `items` (decreases first),
+// committed in one transaction and undone as one. An update and a repair
+// are sets of one; a plan's set carries the plan, whose row is committed
+// with the outcome.
+struct ChangeSet {
+    uint64_t id = 0;  // given by Workloads::begin()
+    std::vector<WorkloadChange> items;
     std::unique_ptr<Execution> execution;
-    UpdateCallback done;
     Actor actor;
     uint64_t startedAtUsec = 0;
-    // The outcome could not be committed: the workload waits until the
-    // store takes its reservation's resolution.
+    std::optional<store::PlanRecord> plan;
+    // Told of the end: an update's caller, or a plan's.
+    UpdateCallback answer;
+    PlanCallback planDone;
+    // The outcome could not be committed: its workloads wait until the
+    // store takes the resolution of its reservations.
     EventSource storeRetry;
     std::optional<core::Backoff> storeBackoff;
+
+    // A drift repair: it holds what it held, and nobody waits for it.
+    bool repair() const { return !plan && items.size() == 1 && !items.front().reservationId; }
 };
 
 }  // namespace resized::service

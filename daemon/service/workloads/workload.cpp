@@ -43,4 +43,27 @@ void Workloads::release(const std::string& name)
         byName_.erase(found);
 }
 
+ChangeSet& Workloads::begin(std::unique_ptr<ChangeSet> set)
+{
+    set->id = ++lastChangeSet_;
+    for (const WorkloadChange& item : set->items)
+        (*this)[item.record.name].change_ = set.get();
+    return *changeSets_.emplace(set->id, std::move(set)).first->second;
+}
+
+ChangeSet* Workloads::changeSet(uint64_t id)
+{
+    const auto found = changeSets_.find(id);
+    return found == changeSets_.end() ? nullptr : found->second.get();
+}
+
+std::unique_ptr<ChangeSet> Workloads::end(uint64_t id)
+{
+    auto node = changeSets_.extract(id);
+    for (const WorkloadChange& item : node.mapped()->items)
+        if (Workload* workload = find(item.record.name); workload && workload->change_ == node.mapped().get())
+            workload->change_ = nullptr;
+    return std::move(node.mapped());
+}
+
 }  // namespace resized::service

@@ -14,10 +14,10 @@
 namespace resized::service {
 
 // What resized holds of one workload between two events, beside its record
-// in the store: the change being applied to its cgroups (its own, or a
-// plan's), the requests waiting for that change to end, and the timer that
-// ends a removed container's allocation. One object a workload, so that a
-// Forget, a plan and an update of the same workload see one another.
+// in the store: the change set applying to its cgroups, the requests
+// waiting for that change to end, and the timer that ends a removed
+// container's allocation. One object a workload, so that a Forget, a plan
+// and an update of the same workload see one another.
 class Workload {
 public:
     explicit Workload(std::string name) : name_(std::move(name)) {}
@@ -27,16 +27,9 @@ public:
     const std::string& name() const { return name_; }
 
     // Its cgroups are being changed: whatever else is asked of it waits.
-    bool busy() const { return change_ != nullptr || plan_.has_value(); }
-
-    ChangeInFlight* change() const { return change_.get(); }
-    void beginChange(std::unique_ptr<ChangeInFlight> change) { change_ = std::move(change); }
-    std::unique_ptr<ChangeInFlight> endChange() { return std::move(change_); }
-
-    // The plan whose change of this workload runs now.
-    std::optional<int64_t> plan() const { return plan_; }
-    void joinPlan(int64_t id) { plan_ = id; }
-    void leavePlan() { plan_.reset(); }
+    bool busy() const { return change_ != nullptr; }
+    // The change set it is part of now; owned by Workloads.
+    ChangeSet* change() const { return change_; }
 
     void enqueue(QueuedRequest request) { waiting_.push_back(std::move(request)); }
     // The request asked first, if any.
@@ -52,15 +45,17 @@ public:
     bool idle() const { return !busy() && waiting_.empty() && !releaseTimer_; }
 
 private:
+    friend class Workloads;
+
     std::string name_;
-    std::unique_ptr<ChangeInFlight> change_;
-    std::optional<int64_t> plan_;
+    ChangeSet* change_ = nullptr;
     std::deque<QueuedRequest> waiting_;
     EventSource releaseTimer_;
 };
 
-// The workloads that hold something now, by canonical name; a workload
-// that holds nothing has no object and is as good as idle.
+// The workloads that hold something now, by canonical name, and the change
+// sets applying to them; a workload that holds nothing has no object and
+// is as good as idle.
 class Workloads {
 public:
     // The workload's object, made when it has none.
@@ -71,8 +66,16 @@ public:
     // Drops the object when it holds nothing any more.
     void release(const std::string& name);
 
+    // Takes `set` and makes each of its workloads busy with it.
+    ChangeSet& begin(std::unique_ptr<ChangeSet> set);
+    ChangeSet* changeSet(uint64_t id);
+    // Its workloads are free for what waits for them.
+    std::unique_ptr<ChangeSet> end(uint64_t id);
+
 private:
     std::map<std::string, std::unique_ptr<Workload>, std::less<>> byName_;
+    std::map<uint64_t, std::unique_ptr<ChangeSet>> changeSets_;
+    uint64_t lastChangeSet_ = 0;
 };
 
 }  // namespace resized::service
