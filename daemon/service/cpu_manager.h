@@ -88,9 +88,10 @@ public:
     // the store remembers of containers gone is forgotten.
     void keepOnSharedPool(const std::vector<Instance>& listed);
 
-private:
     // The store's slices under the static policy; none under another.
     std::map<std::string, core::Slice> slicesInForce() const;
+
+private:
     // The cgroups inside pod `record`'s with `podWrite`, the pod's change,
     // to be written.
     std::vector<CgroupChange> podChildrenPlaced(const store::WorkloadRecord& record,

@@ -973,6 +973,12 @@ void ResourceManager::slicesChanged()
     if (cpuManager_.policy() != core::CpuManagerPolicy::Static)
         return;
     announcer_.budgetChanged();
+    // A slice grown at its admission is where the pass then placed the
+    // others off it: its change's end moves nobody.
+    auto slices = cpuManager_.slicesInForce();
+    if (slices == slicesPlaced_)
+        return;
+    slicesPlaced_ = std::move(slices);
     resynchronise();
 }
 

@@ -315,6 +315,9 @@ private:
     // another, off the loop.
     WorkerThread peerCalls_;
     CpuManager cpuManager_;
+    // The slices as the last pass slicesChanged() asked for placed the
+    // other containers around them; none before the first.
+    std::optional<std::map<std::string, core::Slice>> slicesPlaced_;
     InvariantCheck invariants_;
 };
 
