@@ -58,7 +58,7 @@ core::Amounts Ledger::admittedIn(const std::string* pool)
     core::Amounts insideUnheldPods;
     for (const auto& [name, unheld] : unheld_) {
         const auto pod = podNamed(name);
-        if (pod && unheld.amounts != core::Amounts{})
+        if (pod && unheld.amounts != core::Amounts{} && inPool(unheld.pool))
             for (const auto& member : store_.podMemberAllocations(*pod))
                 if (inPool(member.pool))
                     insideUnheldPods = insideUnheldPods + core::insidePodLimit(member.amounts, unheld.amounts);
@@ -81,11 +81,27 @@ core::Amounts Ledger::allocatedIn(const std::string* pool)
         if (!limits)
             limits = podLimits();
         const auto podLimit = limits->find(unheld.pod);
-        unheldOutsidePods = unheldOutsidePods + (podLimit == limits->end()
-                                                     ? unheld.amounts
-                                                     : core::outsidePodLimit(unheld.amounts, podLimit->second));
+        const bool covered = podLimit != limits->end() && (!pool || poolOfPod(unheld.pod) == *pool);
+        unheldOutsidePods = unheldOutsidePods +
+                            (covered ? core::outsidePodLimit(unheld.amounts, podLimit->second) : unheld.amounts);
     }
     return admittedIn(pool) + unheldOutsidePods;
+}
+
+std::string Ledger::poolOfPod(const std::string& pod)
+{
+    const std::string name = "pod:" + pod;
+    if (const auto record = store_.find(name); record && record->holdsAllocation)
+        return record->pool();
+    const auto unheld = unheld_.find(name);
+    return unheld == unheld_.end() ? std::string() : unheld->second.pool;
+}
+
+const AdmissionQuestion& Ledger::countedInItsPool(const AdmissionQuestion& asked, const AdmissionQuestion& podLevel)
+{
+    const bool coveredByPod =
+        asked.kind == core::WorkloadKind::Pod || asked.pod.empty() || poolOfPod(asked.pod) == asked.pool;
+    return coveredByPod ? podLevel : asked;
 }
 
 core::NodeBudget Ledger::budget() { return {capacity_, allocatedIn(nullptr), store_.reservedTotal()}; }
@@ -254,7 +270,7 @@ core::AdmissionDecision Ledger::assess(const AdmissionQuestion& asked)
     const auto pool = store_.findPool(question.pool);
     if (!pool)
         return decision;
-    const auto poolDecision = assessPool(*pool, {&question});
+    const auto poolDecision = assessPool(*pool, {&countedInItsPool(asked, question)});
     return poolDecision.verdict == core::Verdict::Admitted ? decision : poolDecision;
 }
 
@@ -273,7 +289,8 @@ PlanAdmission Ledger::assessPlan(const std::vector<AdmissionQuestion>& asked)
         if (planned.podLimits.contains(question.pod))
             planned.members[question.pod][question.workload] = question.wanted;
     std::map<std::string, std::vector<const AdmissionQuestion*>> byPool;
-    for (auto& question : questions) {
+    for (size_t index = 0; index < questions.size(); ++index) {
+        AdmissionQuestion& question = questions[index];
         auto alone = refuseCpus(question);
         if (!alone)
             alone = assessPodLevel(question, planned);
@@ -291,7 +308,7 @@ PlanAdmission Ledger::assessPlan(const std::vector<AdmissionQuestion>& asked)
         }
         held = held + question.held;
         wanted = wanted + question.wanted;
-        byPool[question.pool].push_back(&question);
+        byPool[question.pool].push_back(&countedInItsPool(asked[index], question));
     }
     decision = core::admit(budget(), held, wanted);
     if (decision.verdict != core::Verdict::Admitted)

@@ -139,6 +139,12 @@ private:
     // The limits of the pods, held or unheld, by pod name: their members'
     // limits of the same resources are inside.
     std::map<std::string, core::Amounts> podLimits();
+    // The pool pod `pod` counts in ("": none).
+    std::string poolOfPod(const std::string& pod);
+    // What the pool of `asked` counts of it: `podLevel`, the question as the
+    // pod level turned it, where the workload's pod counts in the same
+    // pool and covers it there; otherwise the workload's own amounts.
+    const AdmissionQuestion& countedInItsPool(const AdmissionQuestion& asked, const AdmissionQuestion& podLevel);
     // What the node (nullptr) or the pool counts as allocated: what is held
     // and what the unheld workloads hold, but for what pods' limits cover.
     core::Amounts allocatedIn(const std::string* pool);

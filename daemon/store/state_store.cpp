@@ -22,22 +22,31 @@ constexpr std::string_view kPoolOfRow = "CASE WHEN pool_chosen THEN pool_option 
 
 // What the rows holding an allocation count of `column` in a budget
 // (design.md §1b, pod budgets): a pod member's limit of a resource its pod
-// holds a limit of is inside the pod's, and not counted again. One lookup by
-// primary key per pod member; a plain SUM for the rest.
-std::string sumOutsideHeldPods(std::string_view column)
+// holds a limit of is inside the pod's, and not counted again. In a pool,
+// only a pod of the same pool covers it: a pod in another pool (or none)
+// is not counted there. One lookup by primary key per pod member; a plain
+// SUM for the rest.
+std::string sumOutsideHeldPods(std::string_view column, bool inPool)
 {
     const std::string name(column);
+    const std::string samePool =
+        inPool ? " AND CASE WHEN p.pool_chosen THEN p.pool_option ELSE p.pool_label END = "
+                 "CASE WHEN workloads.pool_chosen THEN workloads.pool_option ELSE workloads.pool_label END"
+               : "";
     return "COALESCE(SUM(CASE WHEN pod <> '' AND EXISTS (SELECT 1 FROM workloads p WHERE p.name = 'pod:' || "
            "workloads.pod AND p.holds_allocation AND p." +
-           name + " > 0) THEN 0 ELSE " + name + " END), 0)";
+           name + " > 0" + samePool + ") THEN 0 ELSE " + name + " END), 0)";
 }
 
-// CPU and memory, as readAmounts() takes them.
-const std::string& allocationOutsideHeldPods()
+// CPU and memory, as readAmounts() takes them, on the node or in a pool.
+const std::string& allocationOutsideHeldPods(bool inPool)
 {
-    static const std::string columns =
-        sumOutsideHeldPods("allocated_cpu_millis") + ", " + sumOutsideHeldPods("allocated_memory");
-    return columns;
+    const auto columns = [](bool pool) {
+        return sumOutsideHeldPods("allocated_cpu_millis", pool) + ", " + sumOutsideHeldPods("allocated_memory", pool);
+    };
+    static const std::string onNode = columns(false);
+    static const std::string inPools = columns(true);
+    return inPool ? inPools : onNode;
 }
 
 WorkloadRecord readWorkload(const Statement& row)
@@ -251,13 +260,13 @@ void StateStore::remove(const std::string& name)
 
 core::Amounts StateStore::allocatedOutsideHeldPods()
 {
-    return readAmounts(Statement(db_, "SELECT " + allocationOutsideHeldPods() +
+    return readAmounts(Statement(db_, "SELECT " + allocationOutsideHeldPods(false) +
                                           " FROM workloads WHERE holds_allocation"));
 }
 
 core::Amounts StateStore::poolAllocatedOutsideHeldPods(const std::string& pool)
 {
-    return readAmounts(std::move(Statement(db_, "SELECT " + allocationOutsideHeldPods() +
+    return readAmounts(std::move(Statement(db_, "SELECT " + allocationOutsideHeldPods(true) +
                                                     " FROM workloads WHERE holds_allocation AND " +
                                                     std::string(kPoolOfRow) + " = ?")
                                          .bind(1, pool)));

@@ -168,7 +168,8 @@ public:
 
     // The sum of the allocations held (WorkloadRecord::holdsAllocation) on
     // the node, or in one pool, but for the part of pod members' limits
-    // their pods' held limits cover (design.md §1b, pod budgets).
+    // their pods' held limits cover (design.md §1b, pod budgets); in a pool,
+    // only a pod in the same pool covers its members.
     core::Amounts allocatedOutsideHeldPods();
     core::Amounts poolAllocatedOutsideHeldPods(const std::string& pool);
     // The limits of the pods holding an allocation, by pod name (without

@@ -411,7 +411,8 @@ TEST_F(LedgerTest, APodsLimitIsCountedInPlaceOfItsMembersLimitsOfTheResourcesItL
 }
 
 // A pod resized does not manage limits its members with its cgroup's limits
-// all the same: managed members are counted inside it.
+// all the same: managed members are counted inside it on the node. The
+// pod is in no pool: in the member's pool it covers nothing.
 TEST_F(LedgerTest, AnUnheldPodsLimitHoldsItsManagedMembers)
 {
     store_.savePool({.name = "batch", .cap = {core::kUnlimited, core::kUnlimited}});
@@ -422,7 +423,26 @@ TEST_F(LedgerTest, AnUnheldPodsLimitHoldsItsManagedMembers)
     ledger_.countUnheld("pod:shop", {{1000, 0}, "", ""});
 
     EXPECT_EQ(ledger_.budget().allocated, (Amounts{1000, kGi}));
-    EXPECT_EQ(ledger_.poolBudget(*store_.findPool("batch")).allocated, (Amounts{0, kGi}));
+    EXPECT_EQ(ledger_.poolBudget(*store_.findPool("batch")).allocated, (Amounts{800, kGi}));
+}
+
+// In the pod's own pool, its limit covers its members there too.
+TEST_F(LedgerTest, APodsLimitCoversItsMembersInItsOwnPoolOnly)
+{
+    store_.savePool({.name = "batch", .cap = {core::kUnlimited, core::kUnlimited}});
+    store_.savePool({.name = "web", .cap = {core::kUnlimited, core::kUnlimited}});
+    remember("cart", {800, 0}, true, "batch");
+    remember("till", {600, 0}, true, "web");
+    for (const char* member : {"cart", "till"}) {
+        auto record = *store_.find(member);
+        record.pod = "shop";
+        store_.save(record);
+    }
+    ledger_.countUnheld("pod:shop", {{1000, 0}, "batch", ""});
+
+    EXPECT_EQ(ledger_.budget().allocated, (Amounts{1000, 0}));
+    EXPECT_EQ(ledger_.poolBudget(*store_.findPool("batch")).allocated, (Amounts{1000, 0}));
+    EXPECT_EQ(ledger_.poolBudget(*store_.findPool("web")).allocated, (Amounts{600, 0}));
 }
 
 TEST_F(LedgerTest, APodWithoutALimitLeavesItsMembersCountedOneByOne)
