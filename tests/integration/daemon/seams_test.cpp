@@ -391,6 +391,31 @@ TEST_F(SeamsTest, AMemberOutsideItsPodIsAdmittedAgain)
     EXPECT_EQ(client().managerNumber("CpuAllocatedMillis"), 1500U);
 }
 
+// A pool's cap holds for a member inside a pod of no pool: the pod's limit
+// covers the member on the node, but counts nothing in the member's pool.
+TEST_F(SeamsTest, APoolsCapHoldsForAMemberInsideAPodOfAnotherPool)
+{
+    client().setPool("batch", {{"CpuMillis", Variant(std::uint64_t{500})}});
+    const sdbus::ObjectPath batch("/io/resized1/pool/batch");
+    const ScopedPod pod(podman(), containerName("shop"), ScopedPod::Infra::with);
+    const auto cart = runContainer("cart", {"--pod", pod.name(), poolLabel});
+    const auto other = runContainer("other", {poolLabel});
+    ASSERT_TRUE(daemon().waitForStartEvent(cart.name()));
+    client().updateResources("pod:" + pod.name(), ResourceValues{.cpuMillis = 1000});
+    client().updateResources(cart.name(), ResourceValues{.cpuMillis = 100});
+    client().updateResources(other.name(), ResourceValues{.cpuMillis = 300});
+    EXPECT_EQ(entryOf<std::uint64_t>(client().poolProperties(batch), "CpuAllocatedMillis"), 400U);
+
+    const auto refused =
+        errorOf([&] { client().updateResources(cart.name(), ResourceValues{.cpuMillis = 400}); });
+
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->getName(), "io.resized1.Error.InsufficientResources");
+    EXPECT_EQ(refused->getMessage(), "pool batch: asked 300m more CPU, 100m available in the pool");
+    EXPECT_EQ(CgroupLimits::read(cart.cgroupPath()).cpuMillis(), 100U);
+    EXPECT_EQ(entryOf<std::uint64_t>(client().poolProperties(batch), "CpuAllocatedMillis"), 400U);
+}
+
 // ReservedCpus= changed across a restart to a CPU a slice holds: the slice
 // keeps its count outside the reserved CPUs, and its holder moves there.
 TEST_F(SeamsTest, ASliceOnACpuReservedSinceTheLastStartMovesOffIt)
@@ -407,9 +432,10 @@ TEST_F(SeamsTest, ASliceOnACpuReservedSinceTheLastStartMovesOffIt)
     withStaticCpuManager(before);
 
     EXPECT_EQ(client().managerProperty("ReservedCpus").get<std::string>(), before);
-    ASSERT_TRUE(waitUntil([&] { return exclusiveCpuSet() != before; }, bound));
+    // Until its move lands, the slice holds only what is not reserved.
+    ASSERT_TRUE(waitUntil([&] { return countCpus(exclusiveCpuSet()) == 1U && exclusiveCpuSet() != before; }, bound))
+        << exclusiveCpuSet();
     const std::string after = exclusiveCpuSet();
-    EXPECT_EQ(countCpus(after), 1U);
     EXPECT_TRUE(waitUntil([&] { return CgroupV1(holder.cgroupPath()).read("cpuset", "cpuset.cpus") == after; }, bound));
     const auto history = client().getHistory(holder.name(), 1);
     ASSERT_EQ(history.size(), 1U);
