@@ -119,6 +119,7 @@ int run(const resized::CommandLine& commandLine)
     service::Autoscaler autoscaler(loop, manager, autoscaleStore, drivers, store);
     autoscaler.start();
     metrics.publishRecommendations([&autoscaler] { return autoscaler.recommendations(); });
+    metrics.publishAppMetrics([&autoscaler] { return autoscaler.appMetrics(); });
     metrics.publishCpuAssignments([&manager] { return manager.cpuAssignments(); });
 
     service::Pools pools(

@@ -406,6 +406,18 @@ void ManagerObject::RemoveAutoscalePolicy(const std::string& workload)
     });
 }
 
+void ManagerObject::ReportMetrics(const std::string& workload, const std::map<std::string, double>& values)
+{
+    translatingErrors([&] {
+        authorization_.requireChangePermission(currentCall());
+        const auto name = core::parseWorkloadName(workload);
+        if (!name)
+            throw service::ResizeError(service::ErrorCode::InvalidArgument,
+                                       "\"" + workload + "\" is not a workload name");
+        autoscaler_.report(name->canonical(), values);
+    });
+}
+
 void ManagerObject::SetPool(const std::string& name, const Dictionary& spec)
 {
     translatingErrors([&] {

@@ -74,6 +74,7 @@ private:
     std::string GetMetrics() override;
     void SetAutoscalePolicy(sdbus::Result<>&& result, std::string workload, Dictionary policy) override;
     void RemoveAutoscalePolicy(const std::string& workload) override;
+    void ReportMetrics(const std::string& workload, const std::map<std::string, double>& values) override;
     void SetPool(const std::string& name, const Dictionary& spec) override;
     void RemovePool(const std::string& name) override;
     std::vector<sdbus::Struct<std::string, sdbus::ObjectPath>> ListPools() override;

@@ -148,6 +148,10 @@ Dictionary encodeAutoscaleStatus(const service::AutoscaleStatus& status)
     for (const auto& [key, figure] : figures)
         if (figure)
             dictionary.emplace(key, sdbus::Variant(*figure));
+    if (!status.metrics.empty()) {
+        dictionary.emplace("Metrics", sdbus::Variant(status.metrics));
+        dictionary.emplace("MetricsAgeUSec", sdbus::Variant(status.metricsAgeUsec));
+    }
     return dictionary;
 }
 

@@ -1,6 +1,8 @@
 #include "core/autoscale.h"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 namespace resized::core::autoscale {
@@ -193,16 +195,39 @@ std::string toleranceText(double tolerance)
     return text.str();
 }
 
+bool scaledByMetrics(const Policy& policy, MetricResource resource)
+{
+    return std::any_of(policy.metrics.begin(), policy.metrics.end(),
+                       [resource](const auto& metric) { return metric.second.resource == resource; });
+}
+
+std::optional<std::string> metricInvalidity(const std::string& name, const MetricTarget& metric)
+{
+    if (name.empty())
+        return std::string("a metric in Metrics has no name");
+    // Written so that NaN fails too.
+    if (!(metric.target > 0) || metric.target == std::numeric_limits<double>::infinity())
+        return "the Target of metric \"" + name + "\" must be a number above 0";
+    return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> invalidity(const Policy& policy)
 {
     if (!policy.cpu && !policy.memory)
-        return "a policy needs CpuTargetUtilization or MemoryTargetUtilization";
-    if (auto wrong = targetInvalidity(policy.cpu, kCpuKeys))
-        return wrong;
-    if (auto wrong = targetInvalidity(policy.memory, kMemoryKeys))
-        return wrong;
+        return "a policy needs CpuTargetUtilization, MemoryTargetUtilization or Metrics";
+    for (const auto& [name, metric] : policy.metrics)
+        if (auto wrong = metricInvalidity(name, metric))
+            return wrong;
+    if (!(policy.cpu && policy.cpu->utilizationPercent == 0 && scaledByMetrics(policy, MetricResource::Cpu)))
+        if (auto wrong = targetInvalidity(policy.cpu, kCpuKeys))
+            return wrong;
+    if (!(policy.memory && policy.memory->utilizationPercent == 0 && scaledByMetrics(policy, MetricResource::Memory)))
+        if (auto wrong = targetInvalidity(policy.memory, kMemoryKeys))
+            return wrong;
+    if (policy.metricMaxAge <= Micros{0})
+        return std::string("MetricMaxAgeUSec must be above 0");
     if (policy.interval < kShortestInterval)
         return "IntervalUSec " + std::to_string(policy.interval.count()) + " is below " +
                std::to_string(kShortestInterval.count());
@@ -235,19 +260,56 @@ std::string_view conditionName(Condition condition)
     return "unknown";
 }
 
+uint64_t recommendFromMetric(uint64_t current, double value, const MetricTarget& metric, double tolerance)
+{
+    const long double ratio = metric.direction == Direction::LowerIsBetter
+                                  ? static_cast<long double>(value) / metric.target
+                                  : static_cast<long double>(metric.target) / value;
+    if (std::fabs(ratio - 1) <= tolerance)
+        return current;
+    const long double wanted = std::ceil(static_cast<long double>(current) * ratio);
+    return wanted >= static_cast<long double>(kUnbounded) ? kUnbounded : static_cast<uint64_t>(wanted);
+}
+
 Decision decide(uint64_t current, std::optional<uint64_t> usage, const Target& target, const Policy& policy,
-                const History& history, Micros now)
+                const History& history, Micros now, const std::vector<MetricReading>& metrics)
 {
     const uint64_t effective = current == kUnbounded ? target.max : current;
-    if (!usage)
-        return withinBounds({effective, current, Condition::DesiredWithinRange}, target);
+    const bool byUtilization = target.utilizationPercent > 0;
+    // Without a limit there is nothing to stabilize or rate-limit: the first
+    // limit comes from what the workload uses, ceil(usage / target), as a
+    // new HPA's replicas do from their pods' usage, once that is known.
+    // Starting from the bound instead would hold the node's whole capacity
+    // for the down-window.
+    if (current == kUnbounded && byUtilization) {
+        if (!usage)
+            return {current, current, Condition::DesiredWithinRange};
+        const uint64_t start = saturated(ceilDiv(Wide{*usage} * 100, target.utilizationPercent));
+        return withinBounds({start, start, Condition::DesiredWithinRange}, target);
+    }
 
-    const uint64_t recommendation = recommend(effective, *usage, target.utilizationPercent, policy.tolerance);
-    const uint64_t stabilized = stabilize(effective, recommendation, policy, history, now);
-    const Condition why = stabilized == recommendation ? Condition::DesiredWithinRange
-                          : recommendation >= effective ? Condition::ScaleUpStabilized
-                                                        : Condition::ScaleDownStabilized;
-    Decision decision{recommendation, stabilized, why};
+    std::optional<uint64_t> recommendation;
+    bool missing = byUtilization && !usage;
+    if (byUtilization && usage)
+        recommendation = recommend(effective, *usage, target.utilizationPercent, policy.tolerance);
+    for (const auto& reading : metrics) {
+        if (!reading.value) {
+            missing = true;
+            continue;
+        }
+        const uint64_t wanted = recommendFromMetric(effective, *reading.value, reading.target, policy.tolerance);
+        recommendation = std::max(recommendation.value_or(0), wanted);
+    }
+    if (!recommendation)
+        return withinBounds({effective, current, Condition::DesiredWithinRange}, target);
+    if (missing)
+        recommendation = std::max(*recommendation, effective);
+
+    const uint64_t stabilized = stabilize(effective, *recommendation, policy, history, now);
+    const Condition why = stabilized == *recommendation ? Condition::DesiredWithinRange
+                          : *recommendation >= effective ? Condition::ScaleUpStabilized
+                                                         : Condition::ScaleDownStabilized;
+    Decision decision{*recommendation, stabilized, why};
     // Staying put means `current` itself, so that a limit found outside the
     // bounds, "max" included, is moved into them.
     if (stabilized > effective)

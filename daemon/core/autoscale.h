@@ -3,6 +3,7 @@
 #include <chrono>
 #include <cstdint>
 #include <limits>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,13 +47,28 @@ struct Rules {
 
 // One resource the policy scales, in its unit.
 struct Target {
-    uint32_t utilizationPercent = 0;  // of the current limit; > 0
+    // Of the current limit; 0 only when application metrics alone scale
+    // the resource.
+    uint32_t utilizationPercent = 0;
     uint64_t min = 0;
     uint64_t max = kUnbounded;
     bool operator==(const Target&) const = default;
 };
 
+// Application metrics (design.md §1c, `Metrics`): a value the application
+// or its monitoring reports (ReportMetrics), such as a latency in
+// milliseconds or frames per second, and the value it should have.
+enum class Direction { LowerIsBetter, HigherIsBetter };
+enum class MetricResource { Cpu, Memory };
+struct MetricTarget {
+    double target = 0;  // > 0
+    Direction direction = Direction::LowerIsBetter;
+    MetricResource resource = MetricResource::Cpu;
+    bool operator==(const MetricTarget&) const = default;
+};
+
 inline constexpr Micros kDefaultInterval{1'000'000};
+inline constexpr Micros kDefaultMetricMaxAge{10'000'000};
 inline constexpr double kDefaultTolerance = 0.1;
 
 // SetAutoscalePolicy's dictionary, decoded; defaults as design.md §1b.
@@ -64,6 +80,10 @@ struct Policy {
     Rules scaleUp{Micros{0}, {{RateKind::Percent, 100, Micros{15'000'000}}}, Select::Max};
     Rules scaleDown{Micros{300'000'000}, {{RateKind::Percent, 100, Micros{15'000'000}}}, Select::Max};
     Mode mode = Mode::Auto;
+    // By metric name.
+    std::map<std::string, MetricTarget> metrics;
+    // A reported value older than this is missing.
+    Micros metricMaxAge = kDefaultMetricMaxAge;
     bool operator==(const Policy&) const = default;
 };
 
@@ -128,8 +148,24 @@ struct Decision {
 // policies (period start = current − increases + decreases inside the
 // period; Percent rounds up when growing, down when shrinking; Absolute
 // adds or subtracts the value) and the bounds.
+//
+// `metrics` are the policy's metrics of this resource, each with its value
+// (nullopt: missing or stale). Each recommends on the current limit L:
+// ceil(L × value / Target) (LowerIsBetter) or ceil(L × Target / value)
+// (HigherIsBetter), L itself within the tolerance; the largest
+// recommendation of the utilization and the metrics wins, and while any of
+// them is missing it never lowers the limit (the HPA's rules for several
+// metrics). Without a limit (kUnbounded), the first comes from the usage,
+// ceil(usage / utilization), with neither stabilisation nor rates.
+struct MetricReading {
+    MetricTarget target;
+    std::optional<double> value;
+};
 Decision decide(uint64_t current, std::optional<uint64_t> usage, const Target& target, const Policy& policy,
-                const History& history, Micros now);
+                const History& history, Micros now, const std::vector<MetricReading>& metrics = {});
+
+// One metric's recommendation for a limit of `current`.
+uint64_t recommendFromMetric(uint64_t current, double value, const MetricTarget& metric, double tolerance);
 
 // Records a recommendation and drops those older than both windows.
 void remember(History& history, const Policy& policy, Recommendation recommendation);

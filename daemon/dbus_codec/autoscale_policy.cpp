@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <functional>
+#include <map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -27,6 +28,15 @@ constexpr std::array<std::pair<autoscale::Select, std::string_view>, 3> kSelects
 constexpr std::array<std::pair<autoscale::Mode, std::string_view>, 2> kModes{{
     {autoscale::Mode::Auto, "auto"},
     {autoscale::Mode::Recommend, "recommend"},
+}};
+
+constexpr std::array<std::pair<autoscale::Direction, std::string_view>, 2> kDirections{{
+    {autoscale::Direction::LowerIsBetter, "LowerIsBetter"},
+    {autoscale::Direction::HigherIsBetter, "HigherIsBetter"},
+}};
+constexpr std::array<std::pair<autoscale::MetricResource, std::string_view>, 2> kMetricResources{{
+    {autoscale::MetricResource::Cpu, "cpu"},
+    {autoscale::MetricResource::Memory, "memory"},
 }};
 
 template <typename Enum, size_t N>
@@ -66,6 +76,49 @@ std::vector<autoscale::RatePolicy> decodeRates(const std::string& key, const Wir
         policies.push_back(
             {valueNamed(kRateKinds, key, rate.get<0>()), rate.get<1>(), autoscale::Micros(rate.get<2>())});
     return policies;
+}
+
+using WireMetrics = std::vector<sdbus::Struct<std::string, Dictionary>>;
+
+// `Metrics` a(sa{sv}): name → Target d, Direction s, Resource s.
+std::map<std::string, autoscale::MetricTarget> decodeMetrics(const std::string& key, const WireMetrics& wire)
+{
+    std::map<std::string, autoscale::MetricTarget> metrics;
+    for (const auto& entry : wire) {
+        const std::string& name = entry.get<0>();
+        const std::string where = key + " \"" + name + "\"";
+        autoscale::MetricTarget metric;
+        bool hasTarget = false;
+        for (const auto& field : entry.get<1>()) {
+            const std::string fieldKey = where + " " + field.first;
+            if (field.first == "Target") {
+                metric.target = valueOf<double>(fieldKey, field.second);
+                hasTarget = true;
+            } else if (field.first == "Direction") {
+                metric.direction = valueNamed(kDirections, fieldKey, valueOf<std::string>(fieldKey, field.second));
+            } else if (field.first == "Resource") {
+                metric.resource = valueNamed(kMetricResources, fieldKey, valueOf<std::string>(fieldKey, field.second));
+            } else {
+                throw InvalidDictionary("unknown key \"" + field.first + "\" in " + where +
+                                        " (known: Target, Direction, Resource)");
+            }
+        }
+        if (!hasTarget)
+            throw InvalidDictionary(where + " has no Target");
+        if (!metrics.emplace(name, metric).second)
+            throw InvalidDictionary(where + " is named twice");
+    }
+    return metrics;
+}
+
+WireMetrics encodeMetrics(const std::map<std::string, autoscale::MetricTarget>& metrics)
+{
+    WireMetrics wire;
+    for (const auto& [name, metric] : metrics)
+        wire.emplace_back(name, Dictionary{{"Target", sdbus::Variant(metric.target)},
+                                           {"Direction", sdbus::Variant(nameOf(kDirections, metric.direction))},
+                                           {"Resource", sdbus::Variant(nameOf(kMetricResources, metric.resource))}});
+    return wire;
 }
 
 // One key of the dictionary: how it is read into a policy and written out of
@@ -173,6 +226,14 @@ const std::vector<Key>& keys()
          [](const Policy& policy) -> std::optional<sdbus::Variant> {
              return sdbus::Variant(nameOf(kModes, policy.mode));
          }},
+        {"Metrics",
+         [](Policy& policy, const std::string& key, const sdbus::Variant& value) {
+             policy.metrics = decodeMetrics(key, valueOf<WireMetrics>(key, value));
+         },
+         [](const Policy& policy) -> std::optional<sdbus::Variant> {
+             return sdbus::Variant(encodeMetrics(policy.metrics));
+         }},
+        microsKey("MetricMaxAgeUSec", &Policy::metricMaxAge),
     };
     return table;
 }
@@ -199,6 +260,10 @@ autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary)
                                     ")");
         key->decode(policy, entry.first, entry.second);
     }
+    // A resource scaled by metrics alone has bounds all the same: the
+    // defaults, unless the policy names them.
+    for (const auto& [name, metric] : policy.metrics)
+        targetOf(metric.resource == autoscale::MetricResource::Cpu ? policy.cpu : policy.memory);
     if (auto error = autoscale::invalidity(policy))
         throw InvalidDictionary(*error);
     return policy;

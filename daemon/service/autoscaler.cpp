@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cmath>
 
 #include "core/disruption.h"
 #include "service/reconciler.h"
@@ -135,7 +136,57 @@ std::optional<Autoscaler::View> Autoscaler::view(const std::string& workload) co
     const auto watched = watched_.find(workload);
     if (watched == watched_.end())
         return std::nullopt;
-    return View{watched->second.policy, watched->second.status};
+    View view{watched->second.policy, watched->second.status};
+    const auto now = Clock::now();
+    for (const auto& [name, reported] : watched->second.reported) {
+        view.status.metrics.emplace(name, reported.value);
+        view.status.metricsAgeUsec.emplace(
+            name, std::chrono::duration_cast<std::chrono::microseconds>(now - reported.at).count());
+    }
+    return view;
+}
+
+void Autoscaler::report(const std::string& workload, const std::map<std::string, double>& values)
+{
+    for (const auto& [name, value] : values) {
+        if (name.empty())
+            throw ResizeError(ErrorCode::InvalidArgument, "a metric's name is empty");
+        // Written so that NaN fails too.
+        if (!(value >= 0) || !std::isfinite(value))
+            throw ResizeError(ErrorCode::InvalidArgument,
+                              "metric \"" + name + "\" is " + std::to_string(value) + ", not a number of 0 or more");
+    }
+    const auto watched = watched_.find(workload);
+    if (watched == watched_.end())
+        throw ResizeError(ErrorCode::NoSuchWorkload, "no autoscale policy for \"" + workload +
+                                                         "\": SetAutoscalePolicy first, with Metrics naming these");
+    const auto at = Clock::now();
+    for (const auto& [name, value] : values)
+        watched->second.reported[name] = {value, at};
+}
+
+std::vector<PublishedAppMetric> Autoscaler::appMetrics() const
+{
+    std::vector<PublishedAppMetric> published;
+    for (const auto& [workload, watched] : watched_)
+        for (const auto& [name, reported] : watched.reported)
+            published.push_back({workload, name, reported.value});
+    return published;
+}
+
+std::vector<core::autoscale::MetricReading> Autoscaler::readings(const Watched& watched,
+                                                                 core::autoscale::MetricResource resource)
+{
+    const auto now = Clock::now();
+    std::vector<core::autoscale::MetricReading> found;
+    for (const auto& [name, metric] : watched.policy.metrics) {
+        if (metric.resource != resource)
+            continue;
+        const auto reported = watched.reported.find(name);
+        const bool fresh = reported != watched.reported.end() && now - reported->second.at <= watched.policy.metricMaxAge;
+        found.push_back({metric, fresh ? std::optional(reported->second.value) : std::nullopt});
+    }
+    return found;
 }
 
 std::vector<PublishedRecommendation> Autoscaler::recommendations() const
@@ -277,8 +328,9 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
         watched.oomCgroup = record.cgroupPath;
         decideOne(workload, watched,
                   {kMemory, withinNode(*watched.policy.memory, capacity.memory, core::kMinMemory),
-                   record.actual.memoryMax.value_or(core::kUnlimited), status.memoryWorkingSet, watched.memory,
-                   status.memoryRecommendation, change.request.memoryMax},
+                   record.actual.memoryMax.value_or(core::kUnlimited), status.memoryWorkingSet,
+                   readings(watched, autoscale::MetricResource::Memory), watched.memory, status.memoryRecommendation,
+                   change.request.memoryMax},
                   oomKilled, at, change);
     }
     // A slice has no quota: its CPUs are its limit, and a change of it is a
@@ -289,7 +341,8 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
         decideOne(workload, watched,
                   {kCpu, withinNode(*watched.policy.cpu, capacity.cpuMillis, core::kMinCpuMillis),
                    slice > 0 ? slice * 1000 : record.actual.cpuMillis.value_or(core::kUnlimited),
-                   status.cpuUsageMillis, watched.cpu, status.cpuRecommendationMillis, change.request.cpuMillis},
+                   status.cpuUsageMillis, readings(watched, autoscale::MetricResource::Cpu), watched.cpu,
+                   status.cpuRecommendationMillis, change.request.cpuMillis},
                   false, at, change);
         if (slice > 0 && change.request.cpuMillis) {
             const uint64_t cpus = std::max<uint64_t>(1, (*change.request.cpuMillis + 999) / 1000);
@@ -321,8 +374,9 @@ void Autoscaler::decideOne(const std::string& workload, Watched& watched, const 
                            autoscale::Micros at, Change& change)
 {
     // As the HPA does for a new autoscaler: the current limit is the first
-    // recommendation, so a fall waits for the whole down-window.
-    if (resource.history.recommendations.empty())
+    // recommendation, so a fall waits for the whole down-window. No limit
+    // is none: the first comes from the usage (autoscale::decide).
+    if (resource.history.recommendations.empty() && resource.current != autoscale::kUnbounded)
         remember(workload, watched.policy, resource.name, resource.history, {at, resource.current});
     uint64_t value = 0;
     if (oomKilled) {
@@ -333,14 +387,19 @@ void Autoscaler::decideOne(const std::string& workload, Watched& watched, const 
         remember(workload, watched.policy, resource.name, resource.history, {at, value});
     } else {
         const auto decision = autoscale::decide(resource.current, resource.usage, resource.target, watched.policy,
-                                                resource.history, at);
+                                                resource.history, at, resource.metrics);
         // A missing sample (the CPU rate's first) recommends nothing.
-        if (resource.usage)
+        const bool measured = resource.usage || std::any_of(resource.metrics.begin(), resource.metrics.end(),
+                                                            [](const auto& reading) { return reading.value; });
+        if (measured)
             remember(workload, watched.policy, resource.name, resource.history, {at, decision.recommendation});
         value = decision.value;
         change.conditions.push_back(decision.condition);
     }
-    resource.recommendation = value;
+    // Still without a limit (waiting for the usage its first comes from):
+    // nothing decided yet.
+    if (value != autoscale::kUnbounded || resource.current != autoscale::kUnbounded)
+        resource.recommendation = value;
     if (value != resource.current) {
         resource.requested = value;
         change.events.emplace_back(resource.name, autoscale::ScaleEvent{at, resource.current, value});

@@ -30,6 +30,10 @@ struct AutoscaleStatus {
     // makes the change wait for capacity; "" before the first decision.
     std::string condition;
     uint64_t lastScaleUsec = 0;
+    // The application metrics last reported (ReportMetrics), and how long
+    // ago, at the time of the view.
+    std::map<std::string, double> metrics;
+    std::map<std::string, uint64_t> metricsAgeUsec;
 };
 
 // The policy half of the scaling loop (design.md §1b): samples each
@@ -54,6 +58,11 @@ public:
     void setPolicy(const std::string& workload, const core::autoscale::Policy& policy);
     // False when the workload had no policy.
     bool removePolicy(const std::string& workload);
+    // Takes the application's metrics of `workload`, stamped now (design.md
+    // §1c, ReportMetrics); its next sample decides with them. Throws
+    // ResizeError: InvalidArgument for a value that is no finite number of
+    // 0 or more, NoSuchWorkload when the workload has no policy.
+    void report(const std::string& workload, const std::map<std::string, double>& values);
     // The manager changed a workload's record: sampling reads it from here
     // rather than from the store.
     void workloadChanged(const store::WorkloadRecord& record);
@@ -65,12 +74,19 @@ public:
     std::optional<View> view(const std::string& workload) const;
 
     std::vector<PublishedRecommendation> recommendations() const;
+    std::vector<PublishedAppMetric> appMetrics() const;
 
 private:
     using Clock = std::chrono::steady_clock;
     using ScaleEvents = std::vector<std::pair<std::string_view, core::autoscale::ScaleEvent>>;
+    struct Reported {
+        double value = 0;
+        Clock::time_point at;
+    };
     struct Watched {
         core::autoscale::Policy policy;
+        // The application's metrics, by name, as last reported.
+        std::map<std::string, Reported> reported;
         core::autoscale::History cpu;
         core::autoscale::History memory;
         AutoscaleStatus status;
@@ -127,6 +143,8 @@ private:
         core::autoscale::Target target;
         uint64_t current = 0;
         std::optional<uint64_t> usage;
+        // The policy's metrics of this resource, with their values now.
+        std::vector<core::autoscale::MetricReading> metrics;
         core::autoscale::History& history;
         std::optional<uint64_t>& recommendation;  // the status'
         std::optional<uint64_t>& requested;       // the change's
@@ -139,6 +157,10 @@ private:
     };
     void decideOne(const std::string& workload, Watched& watched, const Resource& resource, bool oomKilled,
                    core::autoscale::Micros at, Change& change);
+    // The readings of the policy's metrics of `resource`: a value older than
+    // MetricMaxAgeUSec is missing.
+    static std::vector<core::autoscale::MetricReading> readings(const Watched& watched,
+                                                                core::autoscale::MetricResource resource);
     void remember(const std::string& workload, const core::autoscale::Policy& policy, std::string_view resource,
                   core::autoscale::History& history, core::autoscale::Recommendation recommendation);
     void writeRecommendations();

@@ -245,6 +245,13 @@ std::string Metrics::exposition()
         for (const auto& recommendation : recommendations_())
             out << "resized_autoscale_recommendation{workload=\"" << escaped(recommendation.workload)
                 << "\",resource=\"" << recommendation.resource << "\"} " << recommendation.value << '\n';
+
+    family(out, "resized_workload_app_metric", "gauge",
+           "The value the application last reported of a metric (ReportMetrics).");
+    if (appMetrics_)
+        for (const auto& metric : appMetrics_())
+            out << "resized_workload_app_metric{workload=\"" << escaped(metric.workload) << "\",name=\""
+                << escaped(metric.name) << "\"} " << metric.value << '\n';
     return out.str();
 }
 

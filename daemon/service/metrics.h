@@ -65,6 +65,13 @@ struct PublishedRecommendation {
     uint64_t value = 0;
 };
 
+// An application metric as last reported (ReportMetrics).
+struct PublishedAppMetric {
+    std::string workload;
+    std::string name;
+    double value = 0;
+};
+
 // The daemon's figures in the Prometheus text format (0.0.4): the update
 // calls it answered and how long they took, drift it found, and the
 // managed workloads' usage against their limits.
@@ -98,6 +105,10 @@ public:
     {
         recommendations_ = std::move(source);
     }
+    void publishAppMetrics(std::function<std::vector<PublishedAppMetric>()> source)
+    {
+        appMetrics_ = std::move(source);
+    }
 
     std::string exposition();
 
@@ -116,6 +127,7 @@ private:
     AllocationCounts containerExclusive_;
     AllocationCounts podExclusive_;
     std::function<std::vector<PublishedRecommendation>()> recommendations_;
+    std::function<std::vector<PublishedAppMetric>()> appMetrics_;
     std::function<core::AssignmentCounts()> cpuAssignments_;
 };
 

@@ -49,10 +49,22 @@ std::string toJson(const autoscale::Policy& policy)
                           {"scale_up", rulesJson(policy.scaleUp)},
                           {"scale_down", rulesJson(policy.scaleDown)},
                           {"mode", static_cast<int>(policy.mode)}};
+    // A resource scaled by metrics alone has no utilization: under a key of
+    // its own, which a resized older than metrics does not read, rather
+    // than as a utilization of 0 it would divide by.
     if (policy.cpu)
-        object["cpu"] = targetJson(*policy.cpu);
+        object[policy.cpu->utilizationPercent ? "cpu" : "cpu_by_metrics"] = targetJson(*policy.cpu);
     if (policy.memory)
-        object["memory"] = targetJson(*policy.memory);
+        object[policy.memory->utilizationPercent ? "memory" : "memory_by_metrics"] = targetJson(*policy.memory);
+    if (!policy.metrics.empty()) {
+        auto metrics = nlohmann::json::object();
+        for (const auto& [name, metric] : policy.metrics)
+            metrics[name] = {{"target", metric.target},
+                             {"direction", static_cast<int>(metric.direction)},
+                             {"resource", static_cast<int>(metric.resource)}};
+        object["metrics"] = metrics;
+    }
+    object["metric_max_age_usec"] = policy.metricMaxAge.count();
     return object.dump();
 }
 
@@ -66,10 +78,21 @@ autoscale::Policy policyFromJson(const std::string& text)
         policy.scaleUp = rulesFrom(object.at("scale_up"));
         policy.scaleDown = rulesFrom(object.at("scale_down"));
         policy.mode = static_cast<autoscale::Mode>(object.at("mode").get<int>());
-        if (object.contains("cpu"))
-            policy.cpu = targetFrom(object.at("cpu"));
-        if (object.contains("memory"))
-            policy.memory = targetFrom(object.at("memory"));
+        for (const char* key : {"cpu", "cpu_by_metrics"})
+            if (object.contains(key))
+                policy.cpu = targetFrom(object.at(key));
+        for (const char* key : {"memory", "memory_by_metrics"})
+            if (object.contains(key))
+                policy.memory = targetFrom(object.at(key));
+        if (object.contains("metrics"))
+            for (const auto& [name, metric] : object.at("metrics").items())
+                policy.metrics.emplace(
+                    name, autoscale::MetricTarget{
+                              metric.at("target").get<double>(),
+                              static_cast<autoscale::Direction>(metric.at("direction").get<int>()),
+                              static_cast<autoscale::MetricResource>(metric.at("resource").get<int>())});
+        if (object.contains("metric_max_age_usec"))
+            policy.metricMaxAge = autoscale::Micros(object.at("metric_max_age_usec").get<int64_t>());
         return policy;
     } catch (const nlohmann::json::exception& error) {
         throw StoreError("an autoscale policy in the state file is damaged: " + std::string(error.what()));

@@ -101,6 +101,7 @@ class BusPolicyTest : public ManagedContainerTest
             // Recommending only: the limits stay as Update left them.
             {managerInterface, "SetAutoscalePolicy",
              {"sa{sv}", name(), "2", "CpuTargetUtilization", "u", "50", "Mode", "s", "recommend"}},
+            {managerInterface, "ReportMetrics", {"sa{sd}", name(), "1", "fps", "30"}},
             {managerInterface, "RemoveAutoscalePolicy", {"s", name()}},
             // A container resized knows nothing of: nothing to write.
             {managerInterface, "PrepareContainer", {"ssu", std::string(64, '0'), "", "1"}},

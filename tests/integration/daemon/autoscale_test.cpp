@@ -84,6 +84,13 @@ class AutoscaleTest : public DaemonTest
         return entryOf<Dictionary>(client().getResourceStatus(workload), "AutoscaleStatus");
     }
 
+    // The D-Bus error `call` ends with, "none" when it succeeds.
+    static std::string errorName(const std::function<void()>& call)
+    {
+        const auto error = errorOf(call);
+        return error ? error->getName() : std::string("none");
+    }
+
     bool cpuLimitReaches(const std::string& workload, std::uint64_t millis, std::chrono::seconds timeout)
     {
         return waitUntil([&] { return actual(workload).cpuMillis == millis; }, timeout);
@@ -332,10 +339,6 @@ TEST_F(AutoscaleTest, ABadPolicyOrAnUnknownWorkloadIsRefusedAndChangesNothing)
 {
     const auto idle = runContainer("idle");
     const Dictionary sound{{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}};
-    const auto errorName = [](const std::function<void()>& call) {
-        const auto error = errorOf(call);
-        return error ? error->getName() : std::string("none");
-    };
 
     EXPECT_EQ(errorName([&] {
                   client().setAutoscalePolicy(idle.name(),
@@ -367,6 +370,59 @@ TEST_F(AutoscaleTest, ABadPolicyOrAnUnknownWorkloadIsRefusedAndChangesNothing)
     EXPECT_EQ(entryOf<std::uint64_t>(policy, "ScaleDownStabilizationUSec"), usec(300s));
     EXPECT_EQ(entryOf<std::string>(policy, "Mode"), "auto");
     EXPECT_NO_THROW(client().removeAutoscalePolicy(idle.name()));
+}
+
+// Seed 000's use case: the application's own figures scale its limit. Too
+// few frames per second raise the CPU limit by the ratio to the target, too
+// many lower it; GetMetrics and the status show what was reported.
+TEST_F(AutoscaleTest, ReportedMetricsScaleTheLimitByTheirRatioToTheTarget)
+{
+    const auto game = runContainer("game");
+    client().updateResources(game.name(), ResourceValues{.cpuMillis = 200});
+    const Dictionary fps{{"Target", sdbus::Variant(60.0)},
+                         {"Direction", sdbus::Variant(std::string("HigherIsBetter"))}};
+    // At most 200m more a minute: the raise stops at 400m however long the
+    // report stays low.
+    client().setAutoscalePolicy(
+        game.name(),
+        {{"Metrics", sdbus::Variant(std::vector<sdbus::Struct<std::string, Dictionary>>{{"fps", fps}})},
+         {"CpuMaxMillis", sdbus::Variant(std::uint64_t{1000})},
+         {"IntervalUSec", sdbus::Variant(usec(200ms))},
+         {"ScaleDownStabilizationUSec", sdbus::Variant(std::uint64_t{0})},
+         {"ScaleUpPolicies", sdbus::Variant(RatePolicies{{"Absolute", 200, usec(60s)}})}});
+
+    client().reportMetrics(game.name(), {{"fps", 30.0}});
+    ASSERT_TRUE(cpuLimitReaches(game.name(), 400, 30s)) << actual(game.name());  // ceil(200m × 60 / 30)
+    using Values = std::map<std::string, double>;
+    EXPECT_EQ(entryOf<Values>(autoscaleStatus(game.name()), "Metrics"), (Values{{"fps", 30.0}}));
+
+    client().reportMetrics(game.name(), {{"fps", 120.0}});
+    ASSERT_TRUE(cpuLimitReaches(game.name(), 200, 30s)) << actual(game.name());  // ceil(400m × 60 / 120)
+    EXPECT_EQ(CgroupLimits::read(game.cgroupPath()).cpuMillis(), 200U);
+    EXPECT_NE(client().getMetrics().find("resized_workload_app_metric{workload=\"" + game.name() +
+                                         "\",name=\"fps\"} 120\n"),
+              std::string::npos);
+}
+
+TEST_F(AutoscaleTest, AReportWithoutAPolicyOrWithABadValueIsRefused)
+{
+    const auto idle = runContainer("idle");
+    EXPECT_EQ(errorName([&] { client().reportMetrics(idle.name(), {{"fps", 30.0}}); }),
+              "io.resized1.Error.NoSuchWorkload");
+    client().setAutoscalePolicy(idle.name(), {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}});
+    EXPECT_EQ(errorName([&] { client().reportMetrics(idle.name(), {{"fps", -1.0}}); }),
+              "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(errorName([&] { client().reportMetrics(idle.name(), {{"", 1.0}}); }),
+              "io.resized1.Error.InvalidArgument");
+    EXPECT_EQ(errorName([&] {
+                  client().setAutoscalePolicy(
+                      idle.name(), {{"Metrics", sdbus::Variant(std::vector<sdbus::Struct<std::string, Dictionary>>{
+                                                    {"fps", {{"Target", sdbus::Variant(0.0)}}}})}});
+              }),
+              "io.resized1.Error.InvalidArgument");
+    client().reportMetrics(idle.name(), {{"latency_ms", 12.5}});
+    using Values = std::map<std::string, double>;
+    EXPECT_EQ(entryOf<Values>(autoscaleStatus(idle.name()), "Metrics"), (Values{{"latency_ms", 12.5}}));
 }
 
 } // namespace

@@ -107,6 +107,11 @@ void ResizedClient::removeAutoscalePolicy(const std::string& workload)
     manager_->callMethod("RemoveAutoscalePolicy").onInterface(managerInterface).withArguments(workload);
 }
 
+void ResizedClient::reportMetrics(const std::string& workload, const std::map<std::string, double>& values)
+{
+    manager_->callMethod("ReportMetrics").onInterface(managerInterface).withArguments(workload, values);
+}
+
 void ResizedClient::setPool(const std::string& name, const Dictionary& spec)
 {
     manager_->callMethod("SetPool").onInterface(managerInterface).withArguments(name, spec);

@@ -7,6 +7,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -58,6 +59,7 @@ class ResizedClient
     std::string getMetrics();
     void setAutoscalePolicy(const std::string& workload, const Dictionary& policy);
     void removeAutoscalePolicy(const std::string& workload);
+    void reportMetrics(const std::string& workload, const std::map<std::string, double>& values);
     void setPool(const std::string& name, const Dictionary& spec);
     void removePool(const std::string& name);
     std::vector<PoolEntry> listPools();

@@ -363,6 +363,24 @@ TEST_F(SeamsTest, AnAutoscalersFirstLimitThatDoesNotFitWaits)
     EXPECT_EQ(entryOf<std::string>(client().getResourceStatus(unlimited.name()), "UpdateState"), "deferred");
 }
 
+// The autoscaler's first limit on a container without one comes from what
+// it uses, not from the node's capacity, which the down-window would then
+// hold for minutes.
+TEST_F(SeamsTest, AnAutoscalersFirstLimitComesFromTheUsage)
+{
+    const auto idle = runContainer("idle");
+    ASSERT_TRUE(daemon().waitForStartEvent(idle.name()));
+    client().setAutoscalePolicy(idle.name(), {{"CpuTargetUtilization", Variant(std::uint32_t{50})},
+                                              {"IntervalUSec", Variant(std::uint64_t{100'000})}});
+
+    ASSERT_TRUE(waitUntil([&] { return CgroupLimits::read(idle.cgroupPath()).cpuMillis().has_value(); }, bound));
+
+    // A shell that sleeps uses next to nothing: twice that is far below
+    // the node's capacity.
+    EXPECT_LT(*CgroupLimits::read(idle.cgroupPath()).cpuMillis(), cpuCapacity() / 4);
+    EXPECT_LT(client().managerNumber("CpuAllocatedMillis"), cpuCapacity() / 4);
+}
+
 // A pod member re-created outside its pod is admitted again on the node:
 // its limit was inside the pod's, which the node counted, and outside it
 // must find room of its own, waiting for it meanwhile.

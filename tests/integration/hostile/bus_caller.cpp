@@ -8,7 +8,7 @@
 // STRING, when given, is the first argument; the update methods (Manager's
 // UpdateResources, Workload's Update) then get resources {CpuMillis: 500}
 // and no options, SetAutoscalePolicy the policy {CpuTargetUtilization: 50},
-// SetPool the spec {CpuMillis: 500}. SubmitPlan gets instead a dry run of
+// ReportMetrics the values {fps: 30}, SetPool the spec {CpuMillis: 500}. SubmitPlan gets instead a dry run of
 // one change, CpuMillis 500 for the workload STRING.
 
 #include <sdbus-c++/sdbus-c++.h>
@@ -50,6 +50,10 @@ int main(int argc, char** argv)
         if (method == "SetAutoscalePolicy")
         {
             call << Dictionary{{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}};
+        }
+        if (method == "ReportMetrics")
+        {
+            call << std::map<std::string, double>{{"fps", 30.0}};
         }
         if (method == "SetPool")
         {

@@ -63,7 +63,7 @@ TEST(AutoscalePolicyDictionary, AWorkloadWithoutATargetHasNoTargetKeys)
 TEST(AutoscalePolicyDictionary, RefusesWhatTheContractDoesNotHave)
 {
     const auto target = std::pair{std::string("CpuTargetUtilization"), sdbus::Variant(uint32_t{50})};
-    EXPECT_EQ(refusal({}), "a policy needs CpuTargetUtilization or MemoryTargetUtilization");
+    EXPECT_EQ(refusal({}), "a policy needs CpuTargetUtilization, MemoryTargetUtilization or Metrics");
     EXPECT_NE(refusal({target, {"CpuTarget", sdbus::Variant(uint32_t{1})}}).find("unknown autoscale policy key"),
               std::string::npos);
     EXPECT_EQ(refusal({target, {"Mode", sdbus::Variant(std::string("off"))}}),

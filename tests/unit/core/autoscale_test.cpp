@@ -421,16 +421,19 @@ TEST(AutoscaleBounds, MaxAndMinWinOverTheRates)
     EXPECT_EQ(decided(50, 50, target, policy), (Outcome{100, Condition::AtMin}));
 }
 
-TEST(AutoscaleBounds, UnboundedCurrentCountsAsTheMaximum)
+TEST(AutoscaleBounds, WithoutALimitTheFirstOneComesFromTheUsage)
 {
     Policy policy = exactPolicy(unlimitedUp(), {Micros{0}, {percent(10, k60s)}, Select::Max});
-    const Target target = bounds(1, 4 * kGiB);
-    // Rates measured from 4 GiB, not from 2^64.
-    const Decision lowered = decide(kUnbounded, kGiB, target, policy, {}, kNow);
-    EXPECT_EQ(lowered.recommendation, kGiB);
-    EXPECT_EQ(outcomeOf(lowered), (Outcome{3865470566, Condition::ScaleDownLimit}));  // floor(4 GiB × 0.9)
-    // Usage on target for 4 GiB: "max" is written down to 4 GiB.
+    // A stabilization window or a rate measured from "max" would keep (or
+    // barely lower) the bound: neither applies to a first limit.
+    policy.scaleDown.stabilization = k60s;
+    const Target target{80, 1, 4 * kGiB};
+    const Decision first = decide(kUnbounded, kGiB, target, policy, {}, kNow);
+    EXPECT_EQ(first.recommendation, 1342177280u);  // ceil(1 GiB / 0.8)
+    EXPECT_EQ(outcomeOf(first), (Outcome{1342177280, Condition::DesiredWithinRange}));
+    // Still inside the bounds: usage beyond the maximum is written as it.
     EXPECT_EQ(decided(kUnbounded, 4 * kGiB, target, policy), (Outcome{4 * kGiB, Condition::AtMax}));
+    EXPECT_EQ(decided(kUnbounded, 0, bounds(25, 1000), policy), (Outcome{25, Condition::AtMin}));
 }
 
 TEST(AutoscaleBounds, FromUnboundedWithoutMaximumAnyDecreaseIsAllowed)
@@ -449,7 +452,10 @@ TEST(AutoscaleMissingUsage, KeepsTheLimitOrMovesItIntoTheBounds)
     EXPECT_EQ(outcomeOf(kept), (Outcome{500, Condition::DesiredWithinRange}));
     EXPECT_EQ(decided(2000, std::nullopt, target, policy), (Outcome{1000, Condition::AtMax}));
     EXPECT_EQ(decided(50, std::nullopt, target, policy), (Outcome{100, Condition::AtMin}));
-    EXPECT_EQ(decided(kUnbounded, std::nullopt, target, policy), (Outcome{1000, Condition::AtMax}));
+    // No limit is not a limit above the bounds: the first waits for the
+    // usage it comes from.
+    EXPECT_EQ(decided(kUnbounded, std::nullopt, target, policy),
+              (Outcome{kUnbounded, Condition::DesiredWithinRange}));
     EXPECT_EQ(decided(kUnbounded, std::nullopt, bounds(0, kUnbounded), policy),
               (Outcome{kUnbounded, Condition::DesiredWithinRange}));
     EXPECT_EQ(decided(0, std::nullopt, bounds(0, kUnbounded), policy), (Outcome{1, Condition::AtMin}));
@@ -532,7 +538,7 @@ TEST(AutoscaleInvalidity, NamesTheKeyAtFault)
         return invalidity(policy).value_or("(sound)");
     };
     EXPECT_EQ(invalid([](Policy& p) { p.cpu.reset(); }),
-              "a policy needs CpuTargetUtilization or MemoryTargetUtilization");
+              "a policy needs CpuTargetUtilization, MemoryTargetUtilization or Metrics");
     EXPECT_EQ(invalid([](Policy& p) { p.cpu->utilizationPercent = 0; }), "CpuTargetUtilization must be above 0");
     EXPECT_EQ(invalid([](Policy& p) { p.cpu = Target{80, 800, 500}; }), "CpuMinMillis 800 is above CpuMaxMillis 500");
     EXPECT_EQ(invalid([](Policy& p) { p.cpu->max = 0; p.cpu->min = 0; }), "CpuMaxMillis must be above 0");
@@ -569,6 +575,63 @@ TEST(AutoscaleCondition, NamesAsSpelled)
     EXPECT_EQ(conditionName(Condition::ScaleDownLimit), "ScaleDownLimit");
     EXPECT_EQ(conditionName(Condition::AtMax), "AtMax");
     EXPECT_EQ(conditionName(Condition::AtMin), "AtMin");
+}
+
+// design.md §1c, "Autoscaling on what the application feels": a metric
+// recommends the current limit times its ratio to the target.
+TEST(AutoscaleMetrics, EachDirectionScalesByTheRatioToTheTarget)
+{
+    const MetricTarget latency{.target = 100, .direction = Direction::LowerIsBetter};
+    const MetricTarget fps{.target = 60, .direction = Direction::HigherIsBetter};
+    EXPECT_EQ(recommendFromMetric(400, 150, latency, 0.1), 600u);  // ceil(400 × 150 / 100)
+    EXPECT_EQ(recommendFromMetric(400, 50, latency, 0.1), 200u);
+    EXPECT_EQ(recommendFromMetric(400, 30, fps, 0.1), 800u);  // ceil(400 × 60 / 30)
+    EXPECT_EQ(recommendFromMetric(400, 90, fps, 0.1), 267u);  // ceil(400 × 60 / 90)
+    // Within the tolerance, the limit stays.
+    EXPECT_EQ(recommendFromMetric(400, 105, latency, 0.1), 400u);
+    // No frame at all: as much as may be.
+    EXPECT_EQ(recommendFromMetric(400, 0, fps, 0.1), kUnbounded);
+}
+
+TEST(AutoscaleMetrics, TheLargestRecommendationWinsAndAMissingOneNeverLowers)
+{
+    const Policy policy = exactPolicy();
+    const Target target{50, 1, kUnbounded};
+    const MetricTarget latency{.target = 100};
+    const MetricTarget fps{.target = 60, .direction = Direction::HigherIsBetter};
+    // Utilization asks 400 (usage 200 at 50 %), latency 750, fps 500.
+    EXPECT_EQ(outcomeOf(decide(500, 200, target, policy, {}, kNow, {{latency, 150.0}, {fps, 60.0}})),
+              (Outcome{750, Condition::DesiredWithinRange}));
+    // Everything known asks less: the limit falls to the largest, 400.
+    EXPECT_EQ(outcomeOf(decide(500, 200, target, policy, {}, kNow, {{latency, 50.0}})),
+              (Outcome{400, Condition::DesiredWithinRange}));
+    // The same with the latency unknown: nothing falls.
+    EXPECT_EQ(outcomeOf(decide(500, 200, target, policy, {}, kNow, {{latency, std::nullopt}})),
+              (Outcome{500, Condition::DesiredWithinRange}));
+    // A missing metric does not hold back a raise.
+    EXPECT_EQ(outcomeOf(decide(500, 400, target, policy, {}, kNow, {{latency, std::nullopt}})),
+              (Outcome{800, Condition::DesiredWithinRange}));
+}
+
+TEST(AutoscaleMetrics, MetricsAloneScaleAResourceWithoutAUtilizationTarget)
+{
+    const Policy policy = exactPolicy();
+    const Target byMetricsOnly{0, 100, 2000};
+    const MetricTarget latency{.target = 100};
+    // The usage counts for nothing without a utilization target.
+    EXPECT_EQ(outcomeOf(decide(500, 5, byMetricsOnly, policy, {}, kNow, {{latency, 300.0}})),
+              (Outcome{1500, Condition::DesiredWithinRange}));
+    EXPECT_EQ(outcomeOf(decide(500, 5, byMetricsOnly, policy, {}, kNow, {{latency, std::nullopt}})),
+              (Outcome{500, Condition::DesiredWithinRange}));
+
+    Policy withMetrics = policy;
+    withMetrics.cpu = byMetricsOnly;
+    withMetrics.metrics = {{"latency_ms", latency}};
+    EXPECT_EQ(invalidity(withMetrics), std::nullopt);
+    withMetrics.metrics.at("latency_ms").target = 0;
+    EXPECT_EQ(invalidity(withMetrics), "the Target of metric \"latency_ms\" must be a number above 0");
+    withMetrics.metrics.clear();
+    EXPECT_NE(invalidity(withMetrics), std::nullopt) << "a utilization of 0 with no metric to scale on";
 }
 
 }  // namespace
