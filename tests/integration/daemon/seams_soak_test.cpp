@@ -1,8 +1,8 @@
 // A randomized soak across the features where they meet (design.md §1c):
 // updates, plans, a pool with a cap and a disruption budget, exclusive
 // slices, a pod's limit, Forget, autoscale policies, stops, pauses,
-// re-creations into and out of the pod, and kill -9 of resized, in a random
-// order on a few workloads at once. The daemon checks the invariants after
+// re-creations into and out of the pod, and kill -9 of resized and of
+// Podman, in a random order on a few workloads at once. The daemon checks the invariants after
 // every commit it makes (RESIZED_CHECK_INVARIANTS=abort, set for every
 // test) and the test checks, after every step, that it is still there and
 // answers only with the contract's errors, and what the bus shows of the
@@ -15,6 +15,7 @@
 #include "cpu_list.h"
 #include "daemon_test.h"
 
+#include "support/podman_service.h"
 #include "support/scoped_pod.h"
 #include "support/wait.h"
 
@@ -54,6 +55,8 @@ const std::set<std::string> contractRefusals{
     "io.resized1.Error.InsufficientResources", "io.resized1.Error.Infeasible",
     "io.resized1.Error.MemoryInUse",           "io.resized1.Error.ApplyFailed",
     "io.resized1.Error.BudgetExhausted",       "io.resized1.Error.NoSuchPool",
+    // While the step that kills Podman waits for it.
+    "io.resized1.Error.RuntimeUnavailable",
 };
 
 class SeamsSoakTest : public DaemonTest
@@ -80,6 +83,10 @@ class SeamsSoakTest : public DaemonTest
             << "[Workloads]\nRemovedGraceSec=2\n"
             << "[CpuManager]\nPolicy=static\n";
         daemon().stop();
+        // A Podman service of the soak's own, which a step kills.
+        podmanService_.emplace(environment().directory / "soak-podman.sock",
+                               environment().directory / "soak-podman.log");
+        daemonOptions().podmanSocket = podmanService_->socket();
         startDaemon();
         pod_.emplace(podman(), containerName("shop"), ScopedPod::Infra::with);
         for (unsigned slot = 0; slot < slots; ++slot)
@@ -97,6 +104,7 @@ class SeamsSoakTest : public DaemonTest
         }
         pod_.reset();
         DaemonTest::TearDown();
+        podmanService_.reset();
     }
 
     void create(unsigned slot, bool inPod)
@@ -155,7 +163,7 @@ class SeamsSoakTest : public DaemonTest
         const std::string& name = names_[slot];
         const Dictionary shortReclaim{{"ReclaimTimeoutUSec", Variant(std::uint64_t{200'000})}};
         std::string what;
-        switch (pick(14))
+        switch (pick(15))
         {
         case 0:
         case 1:
@@ -242,6 +250,12 @@ class SeamsSoakTest : public DaemonTest
             daemon().kill9();
             startDaemon();
             break;
+        case 13:
+            what = "kill -9 of Podman, then update " + name;
+            podmanService_->kill();
+            ask(what, [&] { client().updateResources(name, randomResources()); });
+            podmanService_->start();
+            break;
         case 11:
             what = "reconcile";
             ask(what, [&] { client().reconcile(""); });
@@ -273,6 +287,7 @@ class SeamsSoakTest : public DaemonTest
 
     unsigned pick(unsigned count) { return std::uniform_int_distribution<unsigned>(0, count - 1)(random_); }
 
+    std::optional<PodmanService> podmanService_;
     std::optional<ScopedPod> pod_;
     std::vector<std::string> names_;
     std::array<std::optional<ScopedContainer>, slots> containers_;
