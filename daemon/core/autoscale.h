@@ -67,6 +67,15 @@ struct MetricTarget {
     bool operator==(const MetricTarget&) const = default;
 };
 
+// The lowest limits a policy sets unless it names its own (VPA's minimums):
+// a default above the policy's maximum is the maximum.
+inline constexpr uint64_t kDefaultCpuMinMillis = 25;
+inline constexpr uint64_t kDefaultMemoryMinBytes = 250ull << 20;
+// A memory recommendation is never below the peak working set over the
+// scale-down window plus this share of it (VPA's safety margin): the next
+// burst of allocations must not meet an OOM kill.
+inline constexpr double kWorkingSetMargin = 0.15;
+
 inline constexpr Micros kDefaultInterval{1'000'000};
 inline constexpr Micros kDefaultMetricMaxAge{10'000'000};
 inline constexpr double kDefaultTolerance = 0.1;

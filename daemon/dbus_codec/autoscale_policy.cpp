@@ -264,6 +264,12 @@ autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary)
     // defaults, unless the policy names them.
     for (const auto& [name, metric] : policy.metrics)
         targetOf(metric.resource == autoscale::MetricResource::Cpu ? policy.cpu : policy.memory);
+    const auto defaultMin = [&](std::optional<autoscale::Target>& target, const char* key, uint64_t value) {
+        if (target && !dictionary.contains(key))
+            target->min = std::min(value, target->max);
+    };
+    defaultMin(policy.cpu, "CpuMinMillis", autoscale::kDefaultCpuMinMillis);
+    defaultMin(policy.memory, "MemoryMinBytes", autoscale::kDefaultMemoryMinBytes);
     if (auto error = autoscale::invalidity(policy))
         throw InvalidDictionary(*error);
     return policy;

@@ -174,6 +174,18 @@ std::vector<PublishedAppMetric> Autoscaler::appMetrics() const
     return published;
 }
 
+uint64_t Autoscaler::workingSetFloor(Watched& watched, uint64_t workingSet, autoscale::Micros at)
+{
+    auto& peaks = watched.workingSetPeaks;
+    while (!peaks.empty() && peaks.back().second <= workingSet)
+        peaks.pop_back();
+    peaks.emplace_back(at, workingSet);
+    const autoscale::Micros window = std::max(watched.policy.scaleDown.stabilization, watched.policy.interval);
+    while (peaks.front().first < at - window)
+        peaks.pop_front();
+    return static_cast<uint64_t>(std::ceil(static_cast<double>(peaks.front().second) * (1 + autoscale::kWorkingSetMargin)));
+}
+
 std::vector<core::autoscale::MetricReading> Autoscaler::readings(const Watched& watched,
                                                                  core::autoscale::MetricResource resource)
 {
@@ -326,8 +338,10 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
                                usage.usage.oomKills > *watched.oomKills;
         watched.oomKills = usage.usage.oomKills;
         watched.oomCgroup = record.cgroupPath;
+        autoscale::Target memory = withinNode(*watched.policy.memory, capacity.memory, core::kMinMemory);
+        memory.min = std::clamp(workingSetFloor(watched, *status.memoryWorkingSet, at), memory.min, memory.max);
         decideOne(workload, watched,
-                  {kMemory, withinNode(*watched.policy.memory, capacity.memory, core::kMinMemory),
+                  {kMemory, memory,
                    record.actual.memoryMax.value_or(core::kUnlimited), status.memoryWorkingSet,
                    readings(watched, autoscale::MetricResource::Memory), watched.memory, status.memoryRecommendation,
                    change.request.memoryMax},

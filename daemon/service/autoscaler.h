@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <deque>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -90,6 +91,10 @@ private:
         core::autoscale::History cpu;
         core::autoscale::History memory;
         AutoscaleStatus status;
+        // The working sets sampled over the scale-down window, as a
+        // decreasing sequence (a sliding-window maximum): its front is the
+        // peak, below which memory is never scaled.
+        std::deque<std::pair<core::autoscale::Micros, uint64_t>> workingSetPeaks;
         std::optional<uint64_t> oomKills;  // at the previous sample of this cgroup
         std::string oomCgroup;
         // The change sent to the manager and not answered yet.
@@ -157,6 +162,9 @@ private:
     };
     void decideOne(const std::string& workload, Watched& watched, const Resource& resource, bool oomKilled,
                    core::autoscale::Micros at, Change& change);
+    // The lowest memory limit now: the peak working set over the
+    // scale-down window, `workingSet` included, plus the margin.
+    static uint64_t workingSetFloor(Watched& watched, uint64_t workingSet, core::autoscale::Micros at);
     // The readings of the policy's metrics of `resource`: a value older than
     // MetricMaxAgeUSec is missing.
     static std::vector<core::autoscale::MetricReading> readings(const Watched& watched,

@@ -308,6 +308,7 @@ TEST_F(AutoscaleTest, AnOomKillRaisesMemoryAtOnce)
     constexpr std::uint64_t limit = 64 * mebibyte;
     client().updateResources(allocating.name(), ResourceValues{.memoryMax = limit});
     client().setAutoscalePolicy(allocating.name(), {{"MemoryTargetUtilization", sdbus::Variant(std::uint32_t{90})},
+                                                    {"MemoryMinBytes", sdbus::Variant(4 * mebibyte)},
                                                     {"MemoryMaxBytes", sdbus::Variant(512 * mebibyte)},
                                                     {"IntervalUSec", sdbus::Variant(usec(500ms))}});
 
@@ -370,6 +371,27 @@ TEST_F(AutoscaleTest, ABadPolicyOrAnUnknownWorkloadIsRefusedAndChangesNothing)
     EXPECT_EQ(entryOf<std::uint64_t>(policy, "ScaleDownStabilizationUSec"), usec(300s));
     EXPECT_EQ(entryOf<std::string>(policy, "Mode"), "auto");
     EXPECT_NO_THROW(client().removeAutoscalePolicy(idle.name()));
+}
+
+// Memory that cannot be starved: an idle container's memory falls to the
+// default minimum (250 MiB, VPA's), not to what its shell uses, and never
+// below its peak working set over the window plus 15 %.
+TEST_F(AutoscaleTest, IdleMemoryFallsNoLowerThanTheDefaultMinimum)
+{
+    const auto idle = runContainer("idle");
+    client().updateResources(idle.name(), ResourceValues{.memoryMax = 512 * mebibyte});
+    client().setAutoscalePolicy(idle.name(), {{"MemoryTargetUtilization", sdbus::Variant(std::uint32_t{80})},
+                                              {"IntervalUSec", sdbus::Variant(usec(200ms))},
+                                              {"ScaleDownStabilizationUSec", sdbus::Variant(usec(1s))}});
+
+    ASSERT_TRUE(waitUntil([&] { return actual(idle.name()).memoryMax == 250 * mebibyte; }, 30s))
+        << actual(idle.name());
+    const Dictionary status = autoscaleStatus(idle.name());
+    EXPECT_EQ(entryOf<std::string>(status, "Condition"), "AtMin");
+    for (const auto& step : scaleSteps(idle.name()))
+    {
+        EXPECT_GE(step.request.memoryMax.value_or(512 * mebibyte), 250 * mebibyte);
+    }
 }
 
 // Seed 000's use case: the application's own figures scale its limit. Too

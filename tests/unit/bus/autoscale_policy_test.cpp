@@ -29,8 +29,41 @@ TEST(AutoscalePolicyDictionary, KeysLeftOutKeepTheirDefaults)
 {
     const auto policy = decodeAutoscalePolicy({{"MemoryTargetUtilization", sdbus::Variant(uint32_t{80})}});
     core::autoscale::Policy expected;
-    expected.memory = core::autoscale::Target{.utilizationPercent = 80};
+    expected.memory =
+        core::autoscale::Target{.utilizationPercent = 80, .min = core::autoscale::kDefaultMemoryMinBytes};
     EXPECT_EQ(policy, expected);
+}
+
+// VPA's minimums unless the policy names its own; never above its maximum.
+TEST(AutoscalePolicyDictionary, TheDefaultMinimumsAreVpasWithinTheMaximum)
+{
+    const auto cpu = decodeAutoscalePolicy({{"CpuTargetUtilization", sdbus::Variant(uint32_t{50})}});
+    EXPECT_EQ(cpu.cpu->min, 25U);
+    const auto small = decodeAutoscalePolicy({{"MemoryTargetUtilization", sdbus::Variant(uint32_t{80})},
+                                              {"MemoryMaxBytes", sdbus::Variant(uint64_t{100} << 20)}});
+    EXPECT_EQ(small.memory->min, uint64_t{100} << 20);
+    const auto named = decodeAutoscalePolicy({{"MemoryTargetUtilization", sdbus::Variant(uint32_t{80})},
+                                              {"MemoryMinBytes", sdbus::Variant(uint64_t{4} << 20)}});
+    EXPECT_EQ(named.memory->min, uint64_t{4} << 20);
+}
+
+TEST(AutoscalePolicyDictionary, MetricsNeedATargetAndKnownWords)
+{
+    using Metrics = std::vector<sdbus::Struct<std::string, Dictionary>>;
+    const auto metrics = [](Dictionary fields) {
+        return Dictionary{{"Metrics", sdbus::Variant(Metrics{{"fps", std::move(fields)}})}};
+    };
+    const auto decoded = decodeAutoscalePolicy(metrics({{"Target", sdbus::Variant(60.0)}}));
+    EXPECT_EQ(decoded.metrics.at("fps").direction, core::autoscale::Direction::LowerIsBetter);
+    // Scaled by the metric alone, CPU has its bounds all the same.
+    ASSERT_TRUE(decoded.cpu);
+    EXPECT_EQ(decoded.cpu->utilizationPercent, 0U);
+    EXPECT_EQ(decoded.cpu->min, 25U);
+    EXPECT_EQ(refusal(metrics({})), "Metrics \"fps\" has no Target");
+    EXPECT_EQ(refusal(metrics({{"Target", sdbus::Variant(60.0)}, {"Direction", sdbus::Variant(std::string("Up"))}})),
+              "Metrics \"fps\" Direction \"Up\" is none of LowerIsBetter, HigherIsBetter");
+    EXPECT_EQ(refusal(metrics({{"Target", sdbus::Variant(60.0)}, {"Goal", sdbus::Variant(1.0)}})),
+              "unknown key \"Goal\" in Metrics \"fps\" (known: Target, Direction, Resource)");
 }
 
 TEST(AutoscalePolicyDictionary, EncodesWithTheContractsNamesAndTypes)

@@ -20,6 +20,9 @@ inline core::autoscale::Policy unusualAutoscalePolicy()
                       autoscale::Select::Min};
     policy.scaleDown = {autoscale::Micros(0), {}, autoscale::Select::Disabled};
     policy.mode = autoscale::Mode::Recommend;
+    policy.metrics = {{"fps", {60, autoscale::Direction::HigherIsBetter, autoscale::MetricResource::Cpu}},
+                      {"rss_mib", {512.5, autoscale::Direction::LowerIsBetter, autoscale::MetricResource::Memory}}};
+    policy.metricMaxAge = autoscale::Micros(2'500'000);
     return policy;
 }
 
