@@ -28,6 +28,7 @@
 #include "service/event_loop.h"
 #include "service/metrics.h"
 #include "service/node.h"
+#include "service/node_workloads.h"
 #include "service/podman_source.h"
 #include "service/plans.h"
 #include "service/pools.h"
@@ -128,7 +129,8 @@ int run(const resized::CommandLine& commandLine)
     service::Plans plans(loop, store, manager);
 
     auto connection = sdbus::createSystemBusConnection();
-    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, pools, plans,
+    service::NodeWorkloads nodeWorkloads(podmanListing, store, drivers);
+    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, pools, plans, nodeWorkloads,
                                      settings.adminGroup);
     managerObject.publishObjects();
     plans.start();

@@ -76,6 +76,7 @@ class AuthorizationTest : public HostileTest
             {"call", busName, managerPath, managerInterface, "GetMetrics"},
             {"call", busName, managerPath, managerInterface, "ListPools"},
             {"call", busName, managerPath, managerInterface, "ListPlans"},
+            {"call", busName, managerPath, managerInterface, "ListNodeWorkloads"},
             {"call", busName, managerPath, managerInterface, "ValidateResourceUpdate", "sa{sv}",
              name(), "1", "CpuMillis", "t", "500"},
             {"get-property", busName, managerPath, managerInterface, "CpuAvailableMillis"},

@@ -74,6 +74,7 @@ TEST_F(HostileInputTest, WrongSignaturesAreRefusedBeforeTheDaemonSeesThem)
         {"SubmitPlan(a{ss} a{sv})",
          [&] { return (managerCall("SubmitPlan") << textMap << Dictionary{}).send(); }},
         {"ListPlans(s)", [&] { return (managerCall("ListPlans") << name()).send(); }},
+        {"ListNodeWorkloads(s)", [&] { return (managerCall("ListNodeWorkloads") << name()).send(); }},
         {"Reconcile(i)", [&] { return (managerCall("Reconcile") << 1).send(); }},
         {"Reconcile(s s)", [&] { return (managerCall("Reconcile") << name() << name()).send(); }},
         {"Forget()", [&] { return managerCall("Forget").send(); }},
