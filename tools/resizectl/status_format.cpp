@@ -23,20 +23,25 @@ std::string formatOptional(const std::optional<uint64_t>& value, Format format)
     return value ? format(*value) : "-";
 }
 
-// NAME, then `managed` when given, then SYNC UPDATE CPU MEMORY with the
-// limits actually in force.
-std::vector<std::string> statusCells(const Dictionary& status, const std::optional<std::string>& managed)
+// CPU and MEMORY: the limits actually in force, "-" where there is none.
+void addLimitCells(std::vector<std::string>& cells, const Dictionary& actualDictionary)
 {
-    const core::Resources actual = resourcesFromDictionary(lookup<Dictionary>(status, "Actual"));
-    std::vector<std::string> cells{lookup<std::string>(status, "Workload")};
-    if (managed)
-        cells.push_back(*managed);
-    cells.push_back(lookup<std::string>(status, "SyncState", "unknown"));
-    cells.push_back(lookup<std::string>(status, "UpdateState", "unknown"));
+    const core::Resources actual = resourcesFromDictionary(actualDictionary);
     cells.push_back(formatOptional(actual.cpuMillis, core::formatCpuMillis));
     cells.push_back(formatOptional(actual.memoryMax, formatMemory));
+}
+
+// NAME SYNC UPDATE CPU MEMORY.
+std::vector<std::string> statusCells(const Dictionary& status)
+{
+    std::vector<std::string> cells{lookup<std::string>(status, "Workload"),
+                                   lookup<std::string>(status, "SyncState", "unknown"),
+                                   lookup<std::string>(status, "UpdateState", "unknown")};
+    addLimitCells(cells, lookup<Dictionary>(status, "Actual"));
     return cells;
 }
+
+std::string orDash(const std::string& text) { return text.empty() ? "-" : text; }
 
 }  // namespace
 
@@ -102,24 +107,32 @@ Table makeStatusTable(const std::vector<Dictionary>& statuses)
 {
     Table table({"NAME", "SYNC", "UPDATE", "CPU", "MEMORY"});
     for (const auto& status : statuses)
-        table.addRow(statusCells(status, {}));
+        table.addRow(statusCells(status));
     return table;
 }
 
 Table makeListTable(const std::vector<ListedWorkload>& workloads)
 {
-    Table table({"NAME", "MANAGED", "SYNC", "UPDATE", "CPU", "MEMORY"});
-    for (const auto& workload : workloads)
-        table.addRow(statusCells(workload.status, workload.managed ? "yes" : "no"));
+    Table table({"NAME", "MANAGED", "STATE", "SYNC", "UPDATE", "CPU", "MEMORY"});
+    for (const auto& workload : workloads) {
+        std::vector<std::string> cells{lookup<std::string>(workload.entry, "Name"),
+                                       lookup<bool>(workload.entry, "Managed") ? "yes" : "no",
+                                       lookup<std::string>(workload.entry, "RunState", "unknown"),
+                                       orDash(workload.syncState), orDash(workload.updateState)};
+        addLimitCells(cells, lookup<Dictionary>(workload.entry, "Actual"));
+        table.addRow(cells);
+    }
     return table;
 }
 
 nlohmann::json toJson(const ListedWorkload& workload)
 {
-    nlohmann::json object = toJson(workload.status);
-    object["Managed"] = workload.managed;
-    if (workload.managed)
+    nlohmann::json object = toJson(workload.entry);
+    if (!workload.objectPath.empty()) {
+        object["SyncState"] = workload.syncState;
+        object["UpdateState"] = workload.updateState;
         object["ObjectPath"] = workload.objectPath;
+    }
     return object;
 }
 

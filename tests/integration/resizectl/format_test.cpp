@@ -306,36 +306,50 @@ TEST(StatusTable, ShowsTheLimitsInForce)
               "batch unknown        unknown -   -\n");
 }
 
-TEST(ListTable, SaysWhetherResizedManagesEachContainer)
+// An entry of ListNodeWorkloads.
+Dictionary nodeWorkload(const std::string& name, bool managed, const std::string& runState,
+                        const core::Resources& actual)
 {
-    Dictionary unmanaged{
-        {"Workload", sdbus::Variant(std::string("batch"))},
-        {"SyncState", sdbus::Variant(std::string("unknown"))},
-        {"UpdateState", sdbus::Variant(std::string("unknown"))},
-        {"Actual", sdbus::Variant(toDictionary(cpuAndMemory(core::kUnlimited, 100'000'000)))},
+    return Dictionary{
+        {"Name", sdbus::Variant(name)},
+        {"Kind", sdbus::Variant(std::string("container"))},
+        {"Managed", sdbus::Variant(managed)},
+        {"Pod", sdbus::Variant(std::string())},
+        {"Pool", sdbus::Variant(std::string())},
+        {"RunState", sdbus::Variant(runState)},
+        {"Actual", sdbus::Variant(toDictionary(actual))},
     };
-    const std::vector<ListedWorkload> listed{{exampleStatus(), true, "/io/resized1/workload/web"},
-                                             {unmanaged, false, {}}};
-    EXPECT_EQ(makeListTable(listed).render(true),
-              "NAME  MANAGED SYNC           UPDATE  CPU MEMORY\n"
-              "web   yes     drift_detected success 1   512Mi\n"
-              "batch no      unknown        unknown max 95.4Mi\n");
 }
 
-TEST(ListJson, KeepsTheStatusAndExactBytes)
+TEST(ListTable, SaysWhetherResizedManagesEachContainerAndWhetherItRuns)
 {
-    Dictionary unmanaged{
-        {"Workload", sdbus::Variant(std::string("batch"))},
-        {"Actual", sdbus::Variant(toDictionary(cpuAndMemory(std::nullopt, 100'000'000)))},
+    const std::vector<ListedWorkload> listed{
+        {nodeWorkload("web", true, "running", cpuAndMemory(1000, 512ull << 20)), "drift_detected", "success",
+         "/io/resized1/workload/web"},
+        {nodeWorkload("batch", false, "running", cpuAndMemory(core::kUnlimited, 100'000'000)), {}, {}, {}},
+        {nodeWorkload("old", false, "stopped", {}), {}, {}, {}},
     };
-    const auto managed = toJson(ListedWorkload{exampleStatus(), true, "/io/resized1/workload/web"});
-    const auto other = toJson(ListedWorkload{unmanaged, false, {}});
+    EXPECT_EQ(makeListTable(listed).render(true),
+              "NAME  MANAGED STATE   SYNC           UPDATE  CPU MEMORY\n"
+              "web   yes     running drift_detected success 1   512Mi\n"
+              "batch no      running -              -       max 95.4Mi\n"
+              "old   no      stopped -              -       -   -\n");
+}
+
+TEST(ListJson, KeepsTheEntryAndExactBytes)
+{
+    const auto managed = toJson(ListedWorkload{nodeWorkload("web", true, "running", cpuAndMemory(1000, 1 << 30)),
+                                               "synchronized", "success", "/io/resized1/workload/web"});
+    const auto other = toJson(
+        ListedWorkload{nodeWorkload("batch", false, "running", cpuAndMemory(std::nullopt, 100'000'000)), {}, {}, {}});
 
     EXPECT_EQ(managed["Managed"], true);
     EXPECT_EQ(managed["ObjectPath"], "/io/resized1/workload/web");
-    EXPECT_EQ(managed["SyncState"], "drift_detected");
+    EXPECT_EQ(managed["SyncState"], "synchronized");
+    EXPECT_EQ(managed["RunState"], "running");
     EXPECT_EQ(other["Managed"], false);
     EXPECT_FALSE(other.contains("ObjectPath"));
+    EXPECT_FALSE(other.contains("SyncState"));
     EXPECT_EQ(other["Actual"]["MemoryMax"], 100'000'000u);
 }
 
