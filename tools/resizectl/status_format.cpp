@@ -43,6 +43,20 @@ std::vector<std::string> statusCells(const Dictionary& status)
 
 std::string orDash(const std::string& text) { return text.empty() ? "-" : text; }
 
+// The Actual line: what the cgroup held when the daemon last read it, which
+// is in force only while the workload has a cgroup.
+std::string describeActual(const Dictionary& status)
+{
+    const std::string runState = lookup<std::string>(status, "RunState");
+    const auto actual = lookup<Dictionary>(status, "Actual");
+    if (!runState.empty() && runState != "running" && runState != "paused")
+        return "none in force (" + runState + ")";
+    // Running, and nothing read yet: a change deferred before its first.
+    if (actual.empty())
+        return "not read yet";
+    return describeResources(actual);
+}
+
 }  // namespace
 
 std::string describeResources(const Dictionary& resources)
@@ -53,20 +67,23 @@ std::string describeResources(const Dictionary& resources)
 std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
 {
     const auto desired = lookup<Dictionary>(status, "Desired");
-    const auto actual = lookup<Dictionary>(status, "Actual");
     const std::string message = lookup<std::string>(status, "Message");
 
-    std::vector<StatusField> fields{
-        {"Container", lookup<std::string>(status, "ContainerId", "-")},
-        {"Cgroup", lookup<std::string>(status, "CgroupPath", "-")},
-        {"Driver", lookup<std::string>(status, "Driver", "-")},
+    std::vector<StatusField> fields;
+    // A field the workload has no value for now (no cgroup while stopped, no
+    // pool) would be an empty or misleading line: left out.
+    const auto addIfGiven = [&](const std::string& label, const std::string& key) {
+        if (const std::string value = lookup<std::string>(status, key); !value.empty())
+            fields.emplace_back(label, value);
     };
-    // Most workloads are in no pool; a line saying so would be noise.
-    if (const std::string pool = lookup<std::string>(status, "Pool"); !pool.empty())
-        fields.emplace_back("Pool", pool);
+    addIfGiven("State", "RunState");
+    addIfGiven("Container", "ContainerId");
+    addIfGiven("Cgroup", "CgroupPath");
+    addIfGiven("Driver", "Driver");
+    addIfGiven("Pool", "Pool");
     fields.insert(fields.end(), {
         {"Desired", describeResources(desired)},
-        {"Actual", describeResources(actual)},
+        {"Actual", describeActual(status)},
         {"Sync state", lookup<std::string>(status, "SyncState", "unknown")},
         {"Update state", lookup<std::string>(status, "UpdateState", "unknown")},
     });

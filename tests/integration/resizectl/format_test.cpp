@@ -37,6 +37,7 @@ Dictionary exampleStatus()
 {
     return Dictionary{
         {"Workload", sdbus::Variant(std::string("web"))},
+        {"RunState", sdbus::Variant(std::string("running"))},
         {"ContainerId", sdbus::Variant(std::string("3f2a9c"))},
         {"CgroupPath", sdbus::Variant(std::string("/libpod_parent/libpod-3f2a9c"))},
         {"Driver", sdbus::Variant(std::string("cgroupfs-v1"))},
@@ -77,7 +78,7 @@ TEST(Timespan, ShowsTheTwoLargestUnits)
     EXPECT_EQ(formatTimespan(2h + 1min + 7s), "2h 1min");
     EXPECT_EQ(formatTimespan(2h + 7s), "2h");
     EXPECT_EQ(formatTimespan(1500ms), "1s 500ms");
-    EXPECT_EQ(formatTimespan(0s), "0");
+    EXPECT_EQ(formatTimespan(0s), "0s");
 }
 
 TEST_F(UtcTimeZone, TimestampIsLocalTimeAndAge)
@@ -97,6 +98,7 @@ TEST_F(UtcTimeZone, StatusBlockShowsEveryField)
 {
     EXPECT_EQ(formatStatusBlock(exampleStatus(), kUpdatedAt + 2s),
               "● web\n"
+              "           State: running\n"
               "       Container: 3f2a9c\n"
               "          Cgroup: /libpod_parent/libpod-3f2a9c\n"
               "          Driver: cgroupfs-v1\n"
@@ -131,6 +133,37 @@ TEST(StatusBlock, ShowsThePoolOfAWorkloadInOne)
 
     status["Pool"] = sdbus::Variant(std::string());
     EXPECT_EQ(formatStatusBlock(status, kUpdatedAt).find("Pool:"), std::string::npos);
+}
+
+// A stopped container has no cgroup: no empty Cgroup line, and the limits
+// last read are not shown as in force.
+TEST_F(UtcTimeZone, StatusBlockOfAStoppedContainerShowsNoLimitsInForce)
+{
+    Dictionary status = exampleStatus();
+    status["RunState"] = sdbus::Variant(std::string("stopped"));
+    status["CgroupPath"] = sdbus::Variant(std::string());
+    status["SyncState"] = sdbus::Variant(std::string("pending"));
+    status["Message"] = sdbus::Variant(std::string());
+    EXPECT_EQ(formatStatusBlock(status, kUpdatedAt),
+              "● web\n"
+              "           State: stopped\n"
+              "       Container: 3f2a9c\n"
+              "          Driver: cgroupfs-v1\n"
+              "         Desired: cpu=1500m memory.max=512Mi\n"
+              "          Actual: none in force (stopped)\n"
+              "      Sync state: pending\n"
+              "    Update state: success\n"
+              "      Generation: 4 (observed 3)\n"
+              "         Updated: Thu 2024-01-04 10:00:00 UTC; 0s ago\n");
+}
+
+// Deferred before the daemon read its cgroup: not "none", which would say
+// the container runs without limits.
+TEST(StatusBlock, SaysWhenTheLimitsOfARunningWorkloadWereNotReadYet)
+{
+    Dictionary status = exampleStatus();
+    status["Actual"] = sdbus::Variant(Dictionary{});
+    EXPECT_NE(formatStatusBlock(status, kUpdatedAt).find("Actual: not read yet\n"), std::string::npos);
 }
 
 TEST(FieldBlock, AlignsTheFurtherLinesOfAValueUnderItsFirst)
