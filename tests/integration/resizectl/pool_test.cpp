@@ -12,12 +12,15 @@ namespace {
 using integration::CommandResult;
 using integration::ScopedContainer;
 using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
 using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr int kInsufficientResources = 6;
 constexpr int kInfeasible = 7;
 constexpr int kNoSuchPool = 14;
+constexpr int kBudgetExhausted = 15;
+const std::string kBatchLabel = "io.resized1.pool=batch";
 
 TEST_F(ResizectlTest, APoolCapsItsMembersUntilTheyLeaveOrItIsRemoved)
 {
@@ -158,6 +161,28 @@ TEST_F(ResizectlTest, AnUnknownPoolIsStatus14AndABadNameStatus4)
     expectExit(resizectl({"set", container.name(), "--cpus", "300m", "--pool", "nosuch"}), kNoSuchPool);
     EXPECT_EQ(cgroupCpuMillis(container), std::nullopt);
     expectExit(resizectl({"pool", "set", "no/slash"}), 4);
+}
+
+// A refusal by a budget says when waiting lets the change through, and how
+// to wait.
+TEST_F(ResizectlTest, ABudgetRefusalSaysWhenTheNextDisruptionIsAllowedAndHowToWait)
+{
+    expectExit(resizectl({"pool", "set", "batch", "--budget", "1,period=1h"}), 0);
+    const ScopedContainer first(podman(), containerName("a"), {"--cpus", "0.4", "--label", kBatchLabel});
+    const ScopedContainer second(podman(), containerName("b"), {"--cpus", "0.4", "--label", kBatchLabel});
+    ASSERT_TRUE(daemon().waitForStartEvent(first.name()));
+    ASSERT_TRUE(daemon().waitForStartEvent(second.name()));
+    expectExit(resizectl({"set", first.name(), "--cpus", "300m"}), 0);
+
+    const auto refused = resizectl({"set", second.name(), "--cpus", "300m"});
+
+    expectExit(refused, kBudgetExhausted);
+    EXPECT_THAT(refused.standardError,
+                MatchesRegex("resizectl: pool batch: its disruption budgets allow no more manual "
+                             "disruptions now; they allow the next from "
+                             "[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} UTC "
+                             "\\(--defer queues the change until the budgets allow it\\)\n"));
+    EXPECT_EQ(cgroupCpuMillis(second), 400u);
 }
 
 }  // namespace
