@@ -124,7 +124,9 @@ int run(const resized::CommandLine& commandLine)
 
     service::Pools pools(
         store, [&manager] { manager.poolsChanged(); },
-        [&manager](const store::PoolRecord& pool) { return manager.poolAllocated(pool); });
+        [&manager](const store::PoolRecord& pool) {
+            return service::PoolUsage{manager.poolAllocated(pool), manager.poolUnheld(pool.name)};
+        });
     pools.declare(loadPoolFiles(settings.poolDirectory));
     service::Plans plans(loop, store, manager);
 

@@ -373,6 +373,15 @@ bool Ledger::replaceUnheld(std::map<std::string, UnheldWorkload> unheld)
     return changed;
 }
 
+std::vector<std::string> Ledger::unheldIn(const std::string& pool) const
+{
+    std::vector<std::string> names;
+    for (const auto& [name, unheld] : unheld_)
+        if (unheld.pool == pool)
+            names.push_back(name);
+    return names;
+}
+
 std::optional<UnheldWorkload> Ledger::unheld(const std::string& workload) const
 {
     const auto found = unheld_.find(workload);

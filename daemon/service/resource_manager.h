@@ -152,6 +152,7 @@ public:
     core::NodeBudget budget();
     // What the pool's members hold, and the unheld workloads that name it.
     core::Amounts poolAllocated(const store::PoolRecord& pool) { return ledger_.poolBudget(pool).allocated; }
+    std::vector<std::string> poolUnheld(const std::string& pool) const { return ledger_.unheldIn(pool); }
     // A pool was set or removed: what waits for capacity may fit now.
     void poolsChanged()
     {

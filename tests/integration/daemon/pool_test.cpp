@@ -274,6 +274,11 @@ TEST_F(PoolTest, AContainerResizedDoesNotManageCountsInThePoolItsLabelNames)
     const auto unmanaged = runContainer("unmanaged", {poolLabel, "--cpus=0.3"});
     const auto member = runContainer("member", {poolLabel});
     ASSERT_TRUE(waitUntil([&] { return entryOf<std::uint64_t>(batch(), "CpuAllocatedMillis") == 300U; }, bound));
+    // Counted in the pool, so listed as members (the member holding no limit
+    // once its start is handled): neither is managed yet.
+    const std::vector<std::string> bothMembers{member.name(), unmanaged.name()};
+    EXPECT_TRUE(waitUntil(
+        [&] { return entryOf<std::vector<std::string>>(batch(), "Members") == bothMembers; }, bound));
 
     const auto refused = errorOf([&] { client().updateResources(member.name(), ResourceValues{.cpuMillis = 300}); });
 

@@ -210,13 +210,25 @@ TEST(PoolTable, MarksPropertiesItLacks)
 
 TEST(PoolBlock, ShowsTheCapsAndListsTheMembers)
 {
-    EXPECT_EQ(formatPoolBlock(examplePool({"web", "db"})),
+    EXPECT_EQ(formatPoolBlock(examplePool({"web", "db"}), {"web", "db"}),
               "● batch\n"
               "        CPU: 1500m of 4 allocated\n"
               "     Memory: 768Mi allocated, no cap\n"
               "    Members: web\n"
               "             db\n");
-    EXPECT_NE(formatPoolBlock(examplePool({})).find("Members: none\n"), std::string::npos);
+    EXPECT_NE(formatPoolBlock(examplePool({}), {}).find("Members: none\n"), std::string::npos);
+}
+
+// A container labelled for the pool counts in it even if resized does not
+// manage it: it is a member, said to be unmanaged.
+TEST(PoolBlock, MarksTheMembersResizedDoesNotManage)
+{
+    EXPECT_EQ(formatPoolBlock(examplePool({"batch1", "web"}), {"web"}),
+              "● batch\n"
+              "        CPU: 1500m of 4 allocated\n"
+              "     Memory: 768Mi allocated, no cap\n"
+              "    Members: batch1 (unmanaged)\n"
+              "             web\n");
 }
 
 Dictionary exampleBudget(const std::string& value, uint64_t periodUsec, std::vector<std::string> reasons,
@@ -237,7 +249,7 @@ TEST(PoolBlock, ShowsTheBudgetsOneALineAndWhatTheyAllowNow)
         exampleBudget("30%", 600'000'000, {"manual", "autoscale"}, "0 9 * * 1-5", 28'800'000'000, "Europe/Berlin"),
         exampleBudget("2", 0, {}, "", 0, "UTC")});
     pool.properties["AllowedDisruptions"] = sdbus::Variant(uint32_t{1});
-    EXPECT_EQ(formatPoolBlock(pool),
+    EXPECT_EQ(formatPoolBlock(pool, {"web"}),
               "● batch\n"
               "                    CPU: 1500m of 4 allocated\n"
               "                 Memory: 768Mi allocated, no cap\n"
@@ -249,7 +261,7 @@ TEST(PoolBlock, ShowsTheBudgetsOneALineAndWhatTheyAllowNow)
 
     // Outside every window (or with none for manual) nothing limits now.
     pool.properties["AllowedDisruptions"] = sdbus::Variant(UINT32_MAX);
-    EXPECT_NE(formatPoolBlock(pool).find("Allowed disruptions: no limit now\n"), std::string::npos);
+    EXPECT_NE(formatPoolBlock(pool, {"web"}).find("Allowed disruptions: no limit now\n"), std::string::npos);
 }
 
 // Without budgets AllowedDisruptions is always "no limit": not worth a line.
@@ -257,8 +269,8 @@ TEST(PoolBlock, LeavesBudgetsOutWhenThereAreNone)
 {
     ListedPool pool = examplePool({"web"});
     pool.properties["Budgets"] = sdbus::Variant(std::vector<Dictionary>{});
-    EXPECT_EQ(formatPoolBlock(pool).find("udgets"), std::string::npos);
-    EXPECT_EQ(formatPoolBlock(pool).find("disruptions"), std::string::npos);
+    EXPECT_EQ(formatPoolBlock(pool, {"web"}).find("udgets"), std::string::npos);
+    EXPECT_EQ(formatPoolBlock(pool, {"web"}).find("disruptions"), std::string::npos);
 }
 
 TEST(PoolJson, KeepsThePropertiesExactAndAddsTheObjectPath)

@@ -1,10 +1,13 @@
 // The pool verbs end to end: a pool made and shown by resizectl caps what
 // the real daemon admits for a real container that joined it with --pool.
 
+#include <chrono>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "resizectl_fixture.h"
+#include "support/wait.h"
 
 namespace resized::ctl {
 namespace {
@@ -20,6 +23,7 @@ constexpr int kInsufficientResources = 6;
 constexpr int kInfeasible = 7;
 constexpr int kNoSuchPool = 14;
 constexpr int kBudgetExhausted = 15;
+constexpr auto kDeadline = std::chrono::seconds(30);
 const std::string kBatchLabel = "io.resized1.pool=batch";
 
 TEST_F(ResizectlTest, APoolCapsItsMembersUntilTheyLeaveOrItIsRemoved)
@@ -183,6 +187,34 @@ TEST_F(ResizectlTest, ABudgetRefusalSaysWhenTheNextDisruptionIsAllowedAndHowToWa
                              "[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} UTC "
                              "\\(--defer queues the change until the budgets allow it\\)\n"));
     EXPECT_EQ(cgroupCpuMillis(second), 400u);
+}
+
+// A container labelled for the pool that resized does not manage counts in
+// the pool: it is listed too, said to be unmanaged.
+TEST_F(ResizectlTest, PoolStatusListsALabelledContainerResizedDoesNotManage)
+{
+    expectExit(resizectl({"pool", "set", "batch", "--cpus", "1"}), 0);
+    const ScopedContainer managed(podman(), containerName("m"));
+    const ScopedContainer unmanaged(podman(), containerName("u"),
+                                    {"--cpus", "0.25", "--memory", "64m", "--label", kBatchLabel});
+    ASSERT_TRUE(daemon().waitForStartEvent(unmanaged.name()));
+    expectExit(resizectl({"set", managed.name(), "--cpus", "100m", "--memory", "32Mi", "--pool", "batch"}), 0);
+
+    const std::string expected = "● batch\n"
+                                 "        CPU: 350m of 1 allocated\n"
+                                 "     Memory: 96Mi allocated, no cap\n"
+                                 "    Members: " + managed.name() + "\n"
+                                 "             " + unmanaged.name() + " (unmanaged)\n";
+    CommandResult status;
+    EXPECT_TRUE(integration::waitUntil(
+        [&] {
+            status = resizectl({"pool", "status", "batch"});
+            return status.standardOutput == expected;
+        },
+        kDeadline))
+        << status.standardOutput << status.standardError;
+    EXPECT_EQ(resizectlJson({"pool", "status", "batch"})["Members"],
+              nlohmann::json::array({managed.name(), unmanaged.name()}));
 }
 
 }  // namespace
