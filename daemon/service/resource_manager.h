@@ -156,6 +156,7 @@ public:
     // A pool was set or removed: what waits for capacity may fit now.
     void poolsChanged()
     {
+        withdrawJoinsOfRemovedPools();
         announcer_.budgetChanged();
         deferred_.schedulePass();
         budgetClock_.rearm();
@@ -284,6 +285,9 @@ private:
     void runtimeLost() override { setRuntimeConnected(false); }
 
     void releaseIfGraceOver(const std::string& name);
+    // The deferred changes that wait to join a pool removed since
+    // (pool_removal.cpp).
+    void withdrawJoinsOfRemovedPools();
     // A pass over every workload, listing the containers and pods on the
     // loop.
     void resynchroniseNow();

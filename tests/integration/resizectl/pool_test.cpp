@@ -217,5 +217,33 @@ TEST_F(ResizectlTest, PoolStatusListsALabelledContainerResizedDoesNotManage)
               nlohmann::json::array({managed.name(), unmanaged.name()}));
 }
 
+// A change deferred to join a pool has nothing to wait for once the pool is
+// removed: it is withdrawn, as a --pool naming no pool is refused.
+TEST_F(ResizectlTest, RemovingAPoolWithdrawsTheChangeDeferredToJoinIt)
+{
+    expectExit(resizectl({"pool", "set", "batch", "--cpus", "1"}), 0);
+    const ScopedContainer holder(podman(), containerName("h"));
+    const ScopedContainer joiner(podman(), containerName("j"));
+    ASSERT_TRUE(daemon().waitForStartEvent(joiner.name()));
+    expectExit(resizectl({"set", holder.name(), "--cpus", "800m", "--pool", "batch"}), 0);
+    const auto deferred = resizectl({"set", joiner.name(), "--cpus", "500m", "--pool", "batch", "--defer"});
+    expectExit(deferred, 0);
+    ASSERT_THAT(deferred.standardOutput, HasSubstr("    Update state: deferred\n"));
+
+    expectExit(resizectl({"pool", "remove", "batch"}), 0);
+
+    const auto status = resizectl({"status", joiner.name()});
+    expectExit(status, 0);
+    EXPECT_THAT(status.standardOutput, HasSubstr("    Update state: failed\n"
+                                                 "         Message: pool batch was removed while the change "
+                                                 "waited to join it\n"));
+    EXPECT_THAT(status.standardOutput, Not(HasSubstr("Pool:")));
+    const auto newest = resizectlJson({"history", joiner.name(), "-n", "1"});
+    ASSERT_EQ(newest.size(), 1u) << newest;
+    EXPECT_EQ(newest[0]["Result"], "NoSuchPool");
+    EXPECT_EQ(newest[0]["Message"], "pool batch was removed while the change waited to join it");
+    EXPECT_EQ(cgroupCpuMillis(joiner), std::nullopt);
+}
+
 }  // namespace
 }  // namespace resized::ctl
