@@ -28,6 +28,7 @@
 #include "service/event_loop.h"
 #include "service/metrics.h"
 #include "service/node.h"
+#include "service/node_workloads.h"
 #include "service/podman_source.h"
 #include "service/plans.h"
 #include "service/pools.h"
@@ -124,12 +125,15 @@ int run(const resized::CommandLine& commandLine)
 
     service::Pools pools(
         store, [&manager] { manager.poolsChanged(); },
-        [&manager](const store::PoolRecord& pool) { return manager.poolAllocated(pool); });
+        [&manager](const store::PoolRecord& pool) {
+            return service::PoolUsage{manager.poolAllocated(pool), manager.poolUnheld(pool.name)};
+        });
     pools.declare(loadPoolFiles(settings.poolDirectory));
     service::Plans plans(loop, store, manager);
 
     auto connection = sdbus::createSystemBusConnection();
-    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, pools, plans,
+    service::NodeWorkloads nodeWorkloads(podmanListing, store, drivers);
+    bus::ManagerObject managerObject(*connection, loop, manager, autoscaler, metrics, pools, plans, nodeWorkloads,
                                      settings.adminGroup);
     managerObject.publishObjects();
     plans.start();

@@ -87,7 +87,7 @@ std::tuple<> noResults(std::monostate) { return {}; }
 ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
                              service::ResourceManager& manager, service::Autoscaler& autoscaler,
                              service::Metrics& metrics, service::Pools& pools, service::Plans& plans,
-                             std::string adminGroup)
+                             service::NodeWorkloads& nodeWorkloads, std::string adminGroup)
     : AdaptorInterfaces(connection, std::string(kManagerPath)),
       loop_(loop),
       manager_(manager),
@@ -95,6 +95,7 @@ ManagerObject::ManagerObject(sdbus::IConnection& connection, service::EventLoop&
       metrics_(metrics),
       pools_(pools),
       plans_(plans),
+      nodeWorkloads_(nodeWorkloads),
       authorization_(std::move(adminGroup)),
       lastBudget_(manager_.budget()),
       lastCpuPools_(manager_.cpuPools())
@@ -346,6 +347,19 @@ std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPa
                               sdbus::ObjectPath(workloadPath(record.name)));
         return list;
     });
+}
+
+void ManagerObject::ListNodeWorkloads(sdbus::Result<std::vector<Dictionary>>&& result)
+{
+    answerWhenDone<std::vector<service::NodeWorkload>>(
+        std::move(result),
+        [](const std::vector<service::NodeWorkload>& workloads) {
+            std::vector<Dictionary> encoded;
+            for (const auto& workload : workloads)
+                encoded.push_back(encodeNodeWorkload(workload));
+            return std::tuple(std::move(encoded));
+        },
+        [&](service::Answer<std::vector<service::NodeWorkload>> done) { nodeWorkloads_.list(std::move(done)); });
 }
 
 void ManagerObject::Reconcile(sdbus::Result<>&& result, std::string workload)

@@ -15,6 +15,7 @@
 #include "service/autoscaler.h"
 #include "service/event_loop.h"
 #include "service/metrics.h"
+#include "service/node_workloads.h"
 #include "service/pools.h"
 #include "service/resource_manager.h"
 
@@ -31,7 +32,8 @@ class ManagerObject final
 public:
     ManagerObject(sdbus::IConnection& connection, service::EventLoop& loop,
                   service::ResourceManager& manager, service::Autoscaler& autoscaler, service::Metrics& metrics,
-                  service::Pools& pools, service::Plans& plans, std::string adminGroup);
+                  service::Pools& pools, service::Plans& plans, service::NodeWorkloads& nodeWorkloads,
+                  std::string adminGroup);
     ~ManagerObject();
 
     void setAdminGroup(std::string group) { authorization_.setAdminGroup(std::move(group)); }
@@ -68,6 +70,7 @@ private:
                                 Dictionary resources) override;
     void GetResourceStatus(sdbus::Result<Dictionary>&& result, std::string workload) override;
     std::vector<sdbus::Struct<std::string, std::string, std::string, sdbus::ObjectPath>> ListWorkloads() override;
+    void ListNodeWorkloads(sdbus::Result<std::vector<Dictionary>>&& result) override;
     void Reconcile(sdbus::Result<>&& result, std::string workload) override;
     void Forget(sdbus::Result<>&& result, std::string workload) override;
     std::vector<Dictionary> GetHistory(const std::string& workload, const uint64_t& limit) override;
@@ -117,6 +120,7 @@ private:
     service::Metrics& metrics_;
     service::Pools& pools_;
     service::Plans& plans_;
+    service::NodeWorkloads& nodeWorkloads_;
     ChangeAuthorization authorization_;
     core::NodeBudget lastBudget_;
     service::CpuPools lastCpuPools_;

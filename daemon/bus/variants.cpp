@@ -224,6 +224,17 @@ std::vector<PlanChangeStruct> encodePlanChanges(const std::vector<store::PlanCha
     return encoded;
 }
 
+namespace {
+
+// "absent": never seen running since resized knows it (a record), or not
+// there at all.
+std::string runStateName(core::RunState state)
+{
+    return state == core::RunState::Unknown ? std::string("absent") : std::string(core::toString(state));
+}
+
+}  // namespace
+
 Dictionary encodeStatus(const store::WorkloadRecord& record)
 {
     return {
@@ -234,10 +245,7 @@ Dictionary encodeStatus(const store::WorkloadRecord& record)
         {"Kind", sdbus::Variant(std::string(core::toString(record.kind)))},
         {"Pod", sdbus::Variant(record.pod)},
         {"Pool", sdbus::Variant(record.pool())},
-        // "absent": never seen running since resized knows it.
-        {"RunState", sdbus::Variant(record.runState == core::RunState::Unknown
-                                        ? std::string("absent")
-                                        : std::string(core::toString(record.runState)))},
+        {"RunState", sdbus::Variant(runStateName(record.runState))},
         {"Desired", sdbus::Variant(encodeResources(record.desired))},
         {"Actual", sdbus::Variant(encodeResources(record.actual))},
         {"SyncState", sdbus::Variant(std::string(core::toString(record.syncState)))},
@@ -246,6 +254,19 @@ Dictionary encodeStatus(const store::WorkloadRecord& record)
         {"Generation", sdbus::Variant(record.generation)},
         {"ObservedGeneration", sdbus::Variant(record.observedGeneration)},
         {"UpdatedAtUSec", sdbus::Variant(record.updatedAtUsec)},
+    };
+}
+
+Dictionary encodeNodeWorkload(const service::NodeWorkload& workload)
+{
+    return {
+        {"Name", sdbus::Variant(workload.name)},
+        {"Kind", sdbus::Variant(std::string(core::toString(workload.kind)))},
+        {"Managed", sdbus::Variant(workload.managed)},
+        {"Pod", sdbus::Variant(workload.pod)},
+        {"Pool", sdbus::Variant(workload.pool)},
+        {"RunState", sdbus::Variant(runStateName(workload.runState))},
+        {"Actual", sdbus::Variant(encodeResources(workload.actual))},
     };
 }
 

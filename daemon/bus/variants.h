@@ -4,6 +4,7 @@
 #include "dbus_codec/autoscale_policy.h"
 #include "dbus_codec/resource_dictionary.h"
 #include "service/autoscaler.h"
+#include "service/node_workloads.h"
 #include "service/plans.h"
 #include "service/pools.h"
 #include "service/resource_manager.h"
@@ -45,6 +46,10 @@ Dictionary encodeAutoscaleStatus(const service::AutoscaleStatus& status);
 
 // The status dictionary of the contract.
 Dictionary encodeStatus(const store::WorkloadRecord& record);
+
+// One entry of ListNodeWorkloads: Name, Kind, Managed, Pod, Pool, RunState,
+// Actual.
+Dictionary encodeNodeWorkload(const service::NodeWorkload& workload);
 
 // One entry of GetHistory. Throws store::StoreError for a request the store
 // holds in a form it cannot read.

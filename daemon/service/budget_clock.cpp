@@ -6,6 +6,7 @@
 #include <chrono>
 
 #include "core/cron.h"
+#include "service/ledger.h"
 #include "service/reconciler.h"
 
 namespace resized::service {
@@ -18,27 +19,56 @@ constexpr std::chrono::seconds kStoreRetry{1};
 
 }  // namespace
 
-std::optional<uint64_t> nextBudgetChangeUsec(store::StateStore& store, uint64_t nowUsec)
+std::optional<uint64_t> nextBudgetChangeUsec(store::StateStore& store, const store::PoolRecord& pool,
+                                             uint64_t nowUsec)
 {
     using Microseconds = std::chrono::microseconds;
     std::optional<uint64_t> next;
     const auto consider = [&next](uint64_t moment) { next = std::min(next.value_or(moment), moment); };
-    for (const auto& pool : store.pools())
-        for (const auto& budget : pool.budgets) {
-            if (budget.window) {
-                const std::chrono::sys_time<Microseconds> now{Microseconds(nowUsec)};
-                const auto edge = core::nextWindowEdge(Microseconds(budget.window->durationUsec), now);
-                consider(static_cast<uint64_t>(edge.time_since_epoch().count()));
-            }
-            if (budget.periodUsec == 0)
-                continue;
-            // A disruption is counted while it is at or after now less the
-            // period (StateStore::countDisruptions).
-            const uint64_t since = nowUsec > budget.periodUsec ? nowUsec - budget.periodUsec : 0;
-            if (const auto first = store.firstDisruptionSince(pool.name, since))
-                consider(*first + budget.periodUsec + 1);
+    for (const auto& budget : pool.budgets) {
+        if (budget.window) {
+            const std::chrono::sys_time<Microseconds> now{Microseconds(nowUsec)};
+            const auto edge = core::nextWindowEdge(Microseconds(budget.window->durationUsec), now);
+            consider(static_cast<uint64_t>(edge.time_since_epoch().count()));
         }
+        if (budget.periodUsec == 0)
+            continue;
+        // A disruption is counted while it is at or after now less the
+        // period (StateStore::countDisruptions).
+        const uint64_t since = nowUsec > budget.periodUsec ? nowUsec - budget.periodUsec : 0;
+        if (const auto first = store.firstDisruptionSince(pool.name, since))
+            consider(*first + budget.periodUsec + 1);
+    }
     return next;
+}
+
+std::optional<uint64_t> nextBudgetChangeUsec(store::StateStore& store, uint64_t nowUsec)
+{
+    std::optional<uint64_t> next;
+    for (const auto& pool : store.pools())
+        if (const auto moment = nextBudgetChangeUsec(store, pool, nowUsec))
+            next = std::min(next.value_or(*moment), *moment);
+    return next;
+}
+
+std::optional<uint64_t> disruptionsAllowedAtUsec(store::StateStore& store, const store::PoolRecord& pool,
+                                                 core::DisruptionReason reason, size_t disruptions,
+                                                 uint64_t nowUsec)
+{
+    // A window may open or close at every minute: a day of them at most,
+    // as this is asked at each refusal.
+    constexpr int kMostMomentsTried = 24 * 60;
+    uint64_t moment = nowUsec;
+    for (int tried = 0; tried < kMostMomentsTried; ++tried) {
+        const auto next = nextBudgetChangeUsec(store, pool, moment);
+        if (!next || *next <= moment)
+            return std::nullopt;
+        moment = *next;
+        const auto allowed = allowedDisruptions(store, pool, reason, moment);
+        if (!allowed || *allowed >= disruptions)
+            return moment;
+    }
+    return std::nullopt;
 }
 
 BudgetClock::BudgetClock(EventLoop& loop, store::StateStore& store, std::function<void()> changed)

@@ -4,6 +4,7 @@
 #include <functional>
 #include <optional>
 
+#include "core/states.h"
 #include "service/event_loop.h"
 #include "store/state_store.h"
 
@@ -14,6 +15,17 @@ namespace resized::service {
 // of a budget, or a budget's window opening or closing. No event of a
 // workload announces those moments. nullopt when no budget depends on time.
 std::optional<uint64_t> nextBudgetChangeUsec(store::StateStore& store, uint64_t nowUsec);
+// The same for one pool's budgets.
+std::optional<uint64_t> nextBudgetChangeUsec(store::StateStore& store, const store::PoolRecord& pool,
+                                             uint64_t nowUsec);
+
+// The first moment after `nowUsec` at which the pool's budgets allow
+// `disruptions` more for `reason` with time alone, as far as time alone
+// frees them: nullopt when only a change in flight ending can (a budget
+// with no period) or no such moment is found among the next day's.
+std::optional<uint64_t> disruptionsAllowedAtUsec(store::StateStore& store, const store::PoolRecord& pool,
+                                                 core::DisruptionReason reason, size_t disruptions,
+                                                 uint64_t nowUsec);
 
 // Calls `changed` at each such moment, so that AllowedDisruptions is
 // announced and what waits for a budget is offered again when it frees, not

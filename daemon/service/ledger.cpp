@@ -1,10 +1,13 @@
 #include "service/ledger.h"
 
 #include <algorithm>
+#include <array>
+#include <ctime>
 #include <map>
 #include <set>
 
 #include "core/pod_budget.h"
+#include "service/budget_clock.h"
 #include "service/budget_windows.h"
 
 namespace resized::service {
@@ -17,6 +20,17 @@ std::optional<std::string> podNamed(const std::string& workload)
     if (!name || name->kind != core::WorkloadKind::Pod)
         return std::nullopt;
     return name->name;
+}
+
+// "2026-12-05 03:10:00 UTC"
+std::string utcTime(uint64_t usecSinceEpoch)
+{
+    const std::time_t seconds = static_cast<std::time_t>(usecSinceEpoch / 1'000'000);
+    std::tm utc{};
+    gmtime_r(&seconds, &utc);
+    std::array<char, 32> text{};
+    std::strftime(text.data(), text.size(), "%Y-%m-%d %H:%M:%S UTC", &utc);
+    return text.data();
 }
 
 }  // namespace
@@ -254,6 +268,10 @@ core::AdmissionDecision Ledger::assessPool(const store::PoolRecord& pool,
                      (*allowed == 0 ? std::string("no more") : std::to_string(*allowed) + " more") + " " +
                      std::string(core::toString(first.reason)) + " disruptions now" +
                      (disruptions > 1 ? ", " + std::to_string(disruptions) + " asked" : "");
+    // When waiting helps, and how long: the caller may defer the change.
+    if (const auto allowedAt = disruptionsAllowedAtUsec(store_, pool, first.reason, disruptions, first.nowUsec))
+        refusal.reason += "; they allow " + std::string(disruptions > 1 ? "them" : "the next") + " from " +
+                          utcTime(*allowedAt);
     return refusal;
 }
 
@@ -370,6 +388,15 @@ bool Ledger::replaceUnheld(std::map<std::string, UnheldWorkload> unheld)
     const bool changed = unheld != unheld_;
     unheld_ = std::move(unheld);
     return changed;
+}
+
+std::vector<std::string> Ledger::unheldIn(const std::string& pool) const
+{
+    std::vector<std::string> names;
+    for (const auto& [name, unheld] : unheld_)
+        if (unheld.pool == pool)
+            names.push_back(name);
+    return names;
 }
 
 std::optional<UnheldWorkload> Ledger::unheld(const std::string& workload) const

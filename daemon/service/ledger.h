@@ -119,6 +119,8 @@ public:
     bool dropUnheld(const std::string& workload);
     bool replaceUnheld(std::map<std::string, UnheldWorkload> unheld);
     std::optional<UnheldWorkload> unheld(const std::string& workload) const;
+    // The unheld workloads counted in `pool`, by name.
+    std::vector<std::string> unheldIn(const std::string& pool) const;
 
 private:
     // What a plan changes of pods and of their members (by pod, then

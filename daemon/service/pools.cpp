@@ -88,8 +88,8 @@ core::DisruptionBudget checkedBudget(const BudgetSpec& spec)
 }
 
 Pools::Pools(store::StateStore& store, std::function<void()> changed,
-             std::function<core::Amounts(const store::PoolRecord&)> allocatedIn)
-    : store_(store), changed_(std::move(changed)), allocatedIn_(std::move(allocatedIn))
+             std::function<PoolUsage(const store::PoolRecord&)> usageOf)
+    : store_(store), changed_(std::move(changed)), usageOf_(std::move(usageOf))
 {
 }
 
@@ -156,8 +156,13 @@ PoolStatus Pools::status(const std::string& name)
     if (!pool)
         throw noSuchPool(name);
     const auto allowed = allowedDisruptions(store_, *pool, core::DisruptionReason::Manual, nowUsec());
-    const core::Amounts allocated = allocatedIn_(*pool);
-    return {std::move(*pool), allocated, store_.poolMembers(name), allowed};
+    const PoolUsage usage = usageOf_(*pool);
+    // A container it does not manage is a member too when its label names
+    // the pool: it counts in the pool's allocation.
+    std::set<std::string> members(usage.unheld.begin(), usage.unheld.end());
+    for (auto& member : store_.poolMembers(name))
+        members.insert(std::move(member));
+    return {std::move(*pool), usage.allocated, {members.begin(), members.end()}, allowed};
 }
 
 }  // namespace resized::service

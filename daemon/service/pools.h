@@ -36,10 +36,19 @@ struct PoolSpec {
     std::optional<std::vector<core::DisruptionBudget>> budgets;
 };
 
+// What the ledger counts in a pool: what its members hold, and the
+// workloads counted at what their cgroups hold (containers resized does not
+// manage that its label names), by name.
+struct PoolUsage {
+    core::Amounts allocated;
+    std::vector<std::string> unheld;
+};
+
 // A pool as io.resized1.Pool shows it.
 struct PoolStatus {
     store::PoolRecord pool;
     core::Amounts allocated;
+    // Every workload counted in it, managed or not, by name.
     std::vector<std::string> members;
     // For reason `manual` now; nullopt when no budget applies.
     std::optional<uint64_t> allowedDisruptions;
@@ -53,10 +62,10 @@ struct PoolStatus {
 class Pools {
 public:
     // `changed` is called after every change of a pool: a cap raised or a
-    // pool removed may let waiting updates in. `allocatedIn` is what the
+    // pool removed may let waiting updates in. `usageOf` is what the
     // ledger counts in a pool.
     Pools(store::StateStore& store, std::function<void()> changed,
-          std::function<core::Amounts(const store::PoolRecord&)> allocatedIn);
+          std::function<PoolUsage(const store::PoolRecord&)> usageOf);
 
     // Creates or changes the pool. Throws ResizeError(InvalidArgument) for a
     // name that cannot be one.
@@ -77,7 +86,7 @@ public:
 private:
     store::StateStore& store_;
     std::function<void()> changed_;
-    std::function<core::Amounts(const store::PoolRecord&)> allocatedIn_;
+    std::function<PoolUsage(const store::PoolRecord&)> usageOf_;
 };
 
 }  // namespace resized::service

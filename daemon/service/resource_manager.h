@@ -144,9 +144,11 @@ public:
     core::NodeBudget budget();
     // What the pool's members hold, and the unheld workloads that name it.
     core::Amounts poolAllocated(const store::PoolRecord& pool) { return ledger_.poolBudget(pool).allocated; }
+    std::vector<std::string> poolUnheld(const std::string& pool) const { return ledger_.unheldIn(pool); }
     // A pool was set or removed: what waits for capacity may fit now.
     void poolsChanged()
     {
+        withdrawJoinsOfRemovedPools();
         announcer_.budgetChanged();
         deferred_.schedulePass();
         budgetClock_.rearm();
@@ -275,6 +277,9 @@ private:
     void runtimeLost() override { setRuntimeConnected(false); }
 
     void releaseIfGraceOver(const std::string& name);
+    // The deferred changes that wait to join a pool removed since
+    // (pool_removal.cpp).
+    void withdrawJoinsOfRemovedPools();
     // A pass over every workload, listing the containers and pods on the
     // loop.
     void resynchroniseNow();

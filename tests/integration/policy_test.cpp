@@ -85,6 +85,7 @@ class BusPolicyTest : public ManagedContainerTest
             {managerInterface, "ValidateResourceUpdate", {"sa{sv}", name(), "1", "CpuMillis", "t", "500"}},
             {managerInterface, "ListPools", {}},
             {managerInterface, "ListPlans", {}},
+            {managerInterface, "ListNodeWorkloads", {}},
         };
     }
 

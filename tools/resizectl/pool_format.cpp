@@ -99,9 +99,13 @@ Table makePoolTable(const std::vector<ListedPool>& pools)
     return table;
 }
 
-std::string formatPoolBlock(const ListedPool& pool)
+std::string formatPoolBlock(const ListedPool& pool, const std::set<std::string>& managed)
 {
-    const auto members = lookup<std::vector<std::string>>(pool.properties, "Members");
+    // A labelled container resized does not manage counts in the pool all
+    // the same: listed, and said to be one.
+    std::vector<std::string> members;
+    for (const auto& member : lookup<std::vector<std::string>>(pool.properties, "Members"))
+        members.push_back(managed.contains(member) ? member : member + " (unmanaged)");
     std::vector<StatusField> fields{{"CPU", describeAllocation(pool.properties, kCpu)},
                                     {"Memory", describeAllocation(pool.properties, kMemory)},
                                     {"Members", members.empty() ? "none" : joined(members, "\n")}};

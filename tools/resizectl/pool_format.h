@@ -1,5 +1,6 @@
 #pragma once
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -18,9 +19,10 @@ using ListedPool = BusObject;
 Table makePoolTable(const std::vector<ListedPool>& pools);
 
 // "● NAME", then the allocations against the caps and the members, one a
-// line, the way `systemctl status` lists a unit's triggers; then, for a
-// pool with disruption budgets, the budgets, one a line, and how many
+// line, the way `systemctl status` lists a unit's triggers, those not in
+// `managed` (the workloads resized manages) marked "(unmanaged)"; then, for
+// a pool with disruption budgets, the budgets, one a line, and how many
 // disruptions of reason manual they allow now.
-std::string formatPoolBlock(const ListedPool& pool);
+std::string formatPoolBlock(const ListedPool& pool, const std::set<std::string>& managed);
 
 }  // namespace resized::ctl

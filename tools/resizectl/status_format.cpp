@@ -23,19 +23,38 @@ std::string formatOptional(const std::optional<uint64_t>& value, Format format)
     return value ? format(*value) : "-";
 }
 
-// NAME, then `managed` when given, then SYNC UPDATE CPU MEMORY with the
-// limits actually in force.
-std::vector<std::string> statusCells(const Dictionary& status, const std::optional<std::string>& managed)
+// CPU and MEMORY: the limits actually in force, "-" where there is none.
+void addLimitCells(std::vector<std::string>& cells, const Dictionary& actualDictionary)
 {
-    const core::Resources actual = resourcesFromDictionary(lookup<Dictionary>(status, "Actual"));
-    std::vector<std::string> cells{lookup<std::string>(status, "Workload")};
-    if (managed)
-        cells.push_back(*managed);
-    cells.push_back(lookup<std::string>(status, "SyncState", "unknown"));
-    cells.push_back(lookup<std::string>(status, "UpdateState", "unknown"));
+    const core::Resources actual = resourcesFromDictionary(actualDictionary);
     cells.push_back(formatOptional(actual.cpuMillis, core::formatCpuMillis));
     cells.push_back(formatOptional(actual.memoryMax, formatMemory));
+}
+
+// NAME SYNC UPDATE CPU MEMORY.
+std::vector<std::string> statusCells(const Dictionary& status)
+{
+    std::vector<std::string> cells{lookup<std::string>(status, "Workload"),
+                                   lookup<std::string>(status, "SyncState", "unknown"),
+                                   lookup<std::string>(status, "UpdateState", "unknown")};
+    addLimitCells(cells, lookup<Dictionary>(status, "Actual"));
     return cells;
+}
+
+std::string orDash(const std::string& text) { return text.empty() ? "-" : text; }
+
+// The Actual line: what the cgroup held when the daemon last read it, which
+// is in force only while the workload has a cgroup.
+std::string describeActual(const Dictionary& status)
+{
+    const std::string runState = lookup<std::string>(status, "RunState");
+    const auto actual = lookup<Dictionary>(status, "Actual");
+    if (!runState.empty() && runState != "running" && runState != "paused")
+        return "none in force (" + runState + ")";
+    // Running, and nothing read yet: a change deferred before its first.
+    if (actual.empty())
+        return "not read yet";
+    return describeResources(actual);
 }
 
 }  // namespace
@@ -48,20 +67,23 @@ std::string describeResources(const Dictionary& resources)
 std::string formatStatusBlock(const Dictionary& status, Clock::time_point now)
 {
     const auto desired = lookup<Dictionary>(status, "Desired");
-    const auto actual = lookup<Dictionary>(status, "Actual");
     const std::string message = lookup<std::string>(status, "Message");
 
-    std::vector<StatusField> fields{
-        {"Container", lookup<std::string>(status, "ContainerId", "-")},
-        {"Cgroup", lookup<std::string>(status, "CgroupPath", "-")},
-        {"Driver", lookup<std::string>(status, "Driver", "-")},
+    std::vector<StatusField> fields;
+    // A field the workload has no value for now (no cgroup while stopped, no
+    // pool) would be an empty or misleading line: left out.
+    const auto addIfGiven = [&](const std::string& label, const std::string& key) {
+        if (const std::string value = lookup<std::string>(status, key); !value.empty())
+            fields.emplace_back(label, value);
     };
-    // Most workloads are in no pool; a line saying so would be noise.
-    if (const std::string pool = lookup<std::string>(status, "Pool"); !pool.empty())
-        fields.emplace_back("Pool", pool);
+    addIfGiven("State", "RunState");
+    addIfGiven("Container", "ContainerId");
+    addIfGiven("Cgroup", "CgroupPath");
+    addIfGiven("Driver", "Driver");
+    addIfGiven("Pool", "Pool");
     fields.insert(fields.end(), {
         {"Desired", describeResources(desired)},
-        {"Actual", describeResources(actual)},
+        {"Actual", describeActual(status)},
         {"Sync state", lookup<std::string>(status, "SyncState", "unknown")},
         {"Update state", lookup<std::string>(status, "UpdateState", "unknown")},
     });
@@ -102,24 +124,32 @@ Table makeStatusTable(const std::vector<Dictionary>& statuses)
 {
     Table table({"NAME", "SYNC", "UPDATE", "CPU", "MEMORY"});
     for (const auto& status : statuses)
-        table.addRow(statusCells(status, {}));
+        table.addRow(statusCells(status));
     return table;
 }
 
 Table makeListTable(const std::vector<ListedWorkload>& workloads)
 {
-    Table table({"NAME", "MANAGED", "SYNC", "UPDATE", "CPU", "MEMORY"});
-    for (const auto& workload : workloads)
-        table.addRow(statusCells(workload.status, workload.managed ? "yes" : "no"));
+    Table table({"NAME", "MANAGED", "STATE", "SYNC", "UPDATE", "CPU", "MEMORY"});
+    for (const auto& workload : workloads) {
+        std::vector<std::string> cells{lookup<std::string>(workload.entry, "Name"),
+                                       lookup<bool>(workload.entry, "Managed") ? "yes" : "no",
+                                       lookup<std::string>(workload.entry, "RunState", "unknown"),
+                                       orDash(workload.syncState), orDash(workload.updateState)};
+        addLimitCells(cells, lookup<Dictionary>(workload.entry, "Actual"));
+        table.addRow(cells);
+    }
     return table;
 }
 
 nlohmann::json toJson(const ListedWorkload& workload)
 {
-    nlohmann::json object = toJson(workload.status);
-    object["Managed"] = workload.managed;
-    if (workload.managed)
+    nlohmann::json object = toJson(workload.entry);
+    if (!workload.objectPath.empty()) {
+        object["SyncState"] = workload.syncState;
+        object["UpdateState"] = workload.updateState;
         object["ObjectPath"] = workload.objectPath;
+    }
     return object;
 }
 

@@ -25,17 +25,20 @@ std::string formatStatusBlock(const Dictionary& status, Clock::time_point now);
 // actually in force (read back from the cgroup).
 Table makeStatusTable(const std::vector<Dictionary>& statuses);
 
-// One line of `resizectl list`: a container's status, whether resized
-// manages it, and for a managed one its D-Bus object.
+// One line of `resizectl list`: an entry of ListNodeWorkloads (Name, Kind,
+// Managed, Pod, Pool, RunState, Actual) and, for a workload resized
+// manages, its sync and update state and its D-Bus object ("" otherwise).
 struct ListedWorkload {
-    Dictionary status;
-    bool managed = false;
+    Dictionary entry;
+    std::string syncState;
+    std::string updateState;
     std::string objectPath;
 };
 
-// NAME MANAGED SYNC UPDATE CPU MEMORY, limits read back from the cgroup.
+// NAME MANAGED STATE SYNC UPDATE CPU MEMORY, limits read back from the
+// cgroup ("-" where there are none).
 Table makeListTable(const std::vector<ListedWorkload>& workloads);
-// The status dictionary's keys plus Managed and, for a managed workload,
+// The entry's keys plus, for a managed workload, SyncState, UpdateState and
 // ObjectPath.
 nlohmann::json toJson(const ListedWorkload& workload);
 

@@ -75,7 +75,7 @@ std::string formatTimespan(std::chrono::microseconds span)
         if (++unitsShown == kMostUnitsShown)
             break;
     }
-    return text.empty() ? "0" : text;
+    return text.empty() ? "0s" : text;
 }
 
 }  // namespace resized::ctl

@@ -56,6 +56,11 @@ void call(sdbus::IProxy& manager, const std::string& method, const std::string& 
             workloads;
         manager.callMethod(method).onInterface(interface).storeResultsTo(workloads);
     }
+    else if (method == "ListNodeWorkloads")
+    {
+        std::vector<Dictionary> workloads;
+        manager.callMethod(method).onInterface(interface).storeResultsTo(workloads);
+    }
     else if (method == "SetAutoscalePolicy")
     {
         const Dictionary policy{{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})}};

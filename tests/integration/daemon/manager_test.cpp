@@ -14,6 +14,8 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <optional>
+#include <ostream>
 #include <set>
 
 namespace resized::integration
@@ -107,6 +109,99 @@ TEST_F(ManagerTest, WithoutACpuManagerPolicyEveryOnlineCpuIsShared)
     EXPECT_EQ(properties.at("NumaNodes").get<std::uint32_t>(), numaNodesWithCpus());
 }
 
+// The entry of ListNodeWorkloads named name; throws when there is none.
+Dictionary nodeWorkloadNamed(const std::vector<Dictionary>& listed, const std::string& name)
+{
+    for (const auto& entry : listed)
+    {
+        if (entryOf<std::string>(entry, "Name") == name)
+        {
+            return entry;
+        }
+    }
+    throw std::runtime_error("ListNodeWorkloads has no " + name);
+}
+
+std::set<std::string> keysOf(const Dictionary& dictionary)
+{
+    std::set<std::string> keys;
+    for (const auto& [key, value] : dictionary)
+    {
+        keys.insert(key);
+    }
+    return keys;
+}
+
+// An entry of ListNodeWorkloads but its name, with the limits of Actual
+// that tests set.
+struct NodeWorkload
+{
+    std::string kind;
+    bool managed = false;
+    std::string pod;
+    std::string pool;
+    std::string runState;
+    std::optional<std::uint64_t> cpuMillis;
+    std::optional<std::uint64_t> memoryMax;
+
+    static NodeWorkload of(const Dictionary& entry)
+    {
+        const auto actual = ResourceValues::fromDictionary(entryOf<Dictionary>(entry, "Actual"));
+        return {entryOf<std::string>(entry, "Kind"),     entryOf<bool>(entry, "Managed"),
+                entryOf<std::string>(entry, "Pod"),      entryOf<std::string>(entry, "Pool"),
+                entryOf<std::string>(entry, "RunState"), actual.cpuMillis,
+                actual.memoryMax};
+    }
+
+    bool operator==(const NodeWorkload&) const = default;
+};
+
+void PrintTo(const NodeWorkload& workload, std::ostream* out)
+{
+    *out << "{" << workload.kind << ", managed " << workload.managed << ", pod \"" << workload.pod
+         << "\", pool \"" << workload.pool << "\", " << workload.runState << ", cpu "
+         << workload.cpuMillis.value_or(0) << ", memory " << workload.memoryMax.value_or(0) << "}";
+}
+
+// What resizectl list shows comes from the daemon: every container of the
+// node, managed or not, with what its cgroup holds (design.md §1c).
+TEST_F(ManagerTest, ListNodeWorkloadsShowsManagedAndUnmanagedContainers)
+{
+    const auto managed = runContainer("managed");
+    const auto unmanaged =
+        runContainer("unmanaged", {"--cpus=0.5", "--memory=64m", "--label=io.resized1.pool=batch"});
+    ASSERT_TRUE(daemon().waitForStartEvent(managed.name()));
+    ASSERT_TRUE(daemon().waitForStartEvent(unmanaged.name()));
+    client().updateResources(managed.name(), ResourceValues{.cpuMillis = 300, .memoryMax = 128 * mebibyte});
+
+    const auto listed = client().listNodeWorkloads();
+
+    const std::set<std::string> keys{"Actual", "Kind", "Managed", "Name", "Pod", "Pool", "RunState"};
+    const Dictionary managedEntry = nodeWorkloadNamed(listed, managed.name());
+    EXPECT_EQ(keysOf(managedEntry), keys);
+    EXPECT_EQ(NodeWorkload::of(managedEntry),
+              (NodeWorkload{"container", true, "", "", "running", 300, 128 * mebibyte}));
+    const Dictionary unmanagedEntry = nodeWorkloadNamed(listed, unmanaged.name());
+    EXPECT_EQ(keysOf(unmanagedEntry), keys);
+    EXPECT_EQ(NodeWorkload::of(unmanagedEntry),
+              (NodeWorkload{"container", false, "", "batch", "running", 500, 64 * mebibyte}));
+
+    // A read method: the bus policy lets anybody call it.
+    EXPECT_EQ(callAsNobody({"ListNodeWorkloads"}), "ok");
+}
+
+// A stopped container holds no limits: it is listed without any.
+TEST_F(ManagerTest, ListNodeWorkloadsShowsAStoppedContainerWithoutLimits)
+{
+    const auto container = runContainer("stopped", {"--cpus=1.5"});
+    ASSERT_TRUE(daemon().waitForStartEvent(container.name()));
+    podman().run({"stop", "-t", "0", container.name()});
+
+    const Dictionary entry = nodeWorkloadNamed(client().listNodeWorkloads(), container.name());
+    EXPECT_EQ(entryOf<std::string>(entry, "RunState"), "stopped");
+    EXPECT_TRUE(entryOf<Dictionary>(entry, "Actual").empty());
+}
+
 TEST_F(ManagerTest, IntrospectionListsEveryMemberOfTheContract)
 {
     const std::string xml = client().introspect(managerPath);
@@ -117,6 +212,7 @@ TEST_F(ManagerTest, IntrospectionListsEveryMemberOfTheContract)
                     "method ValidateResourceUpdate",
                     "method GetResourceStatus",
                     "method ListWorkloads",
+                    "method ListNodeWorkloads",
                     "method Reconcile",
                     "method Forget",
                     "method GetHistory",

@@ -68,6 +68,15 @@ std::vector<WorkloadEntry> ResizedClient::listWorkloads()
     return workloads;
 }
 
+std::vector<Dictionary> ResizedClient::listNodeWorkloads()
+{
+    std::vector<Dictionary> workloads;
+    manager_->callMethod("ListNodeWorkloads")
+        .onInterface(managerInterface)
+        .storeResultsTo(workloads);
+    return workloads;
+}
+
 void ResizedClient::reconcile(const std::string& workload)
 {
     manager_->callMethod("Reconcile")

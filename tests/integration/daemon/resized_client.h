@@ -52,6 +52,7 @@ class ResizedClient
                                const Dictionary& resources);
     Dictionary getResourceStatus(const std::string& workload);
     std::vector<WorkloadEntry> listWorkloads();
+    std::vector<Dictionary> listNodeWorkloads();
     void reconcile(const std::string& workload);
     void forget(const std::string& workload);
     std::vector<Dictionary> getHistory(const std::string& workload, std::uint64_t limit);

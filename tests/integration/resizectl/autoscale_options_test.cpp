@@ -208,7 +208,7 @@ TEST_F(AutoscaleBlock, ShowsThePolicyThenWhatTheAutoscalerSaw)
               "                Memory: target 80%, limit between 256Mi and 4Gi\n"
               "              Interval: 1s\n"
               "             Tolerance: 0.1\n"
-              "              Scale up: window 0, percent:100:15s, select max\n"
+              "              Scale up: window 0s, percent:100:15s, select max\n"
               "            Scale down: window 5min, percent:100:15s, select max\n"
               "             CPU usage: 350m\n"
               "    CPU recommendation: 500m\n"
@@ -229,7 +229,7 @@ TEST_F(AutoscaleBlock, LeavesOutWhatIsNotKnownYet)
               "        Memory: target 80%, limit between 0 and max\n"
               "      Interval: 1s\n"
               "     Tolerance: 0.1\n"
-              "      Scale up: window 0, percent:100:15s, select max\n"
+              "      Scale up: window 0s, percent:100:15s, select max\n"
               "    Scale down: window 5min, percent:100:15s, select max\n");
 }
 

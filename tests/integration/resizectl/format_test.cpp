@@ -37,6 +37,7 @@ Dictionary exampleStatus()
 {
     return Dictionary{
         {"Workload", sdbus::Variant(std::string("web"))},
+        {"RunState", sdbus::Variant(std::string("running"))},
         {"ContainerId", sdbus::Variant(std::string("3f2a9c"))},
         {"CgroupPath", sdbus::Variant(std::string("/libpod_parent/libpod-3f2a9c"))},
         {"Driver", sdbus::Variant(std::string("cgroupfs-v1"))},
@@ -77,7 +78,7 @@ TEST(Timespan, ShowsTheTwoLargestUnits)
     EXPECT_EQ(formatTimespan(2h + 1min + 7s), "2h 1min");
     EXPECT_EQ(formatTimespan(2h + 7s), "2h");
     EXPECT_EQ(formatTimespan(1500ms), "1s 500ms");
-    EXPECT_EQ(formatTimespan(0s), "0");
+    EXPECT_EQ(formatTimespan(0s), "0s");
 }
 
 TEST_F(UtcTimeZone, TimestampIsLocalTimeAndAge)
@@ -97,6 +98,7 @@ TEST_F(UtcTimeZone, StatusBlockShowsEveryField)
 {
     EXPECT_EQ(formatStatusBlock(exampleStatus(), kUpdatedAt + 2s),
               "● web\n"
+              "           State: running\n"
               "       Container: 3f2a9c\n"
               "          Cgroup: /libpod_parent/libpod-3f2a9c\n"
               "          Driver: cgroupfs-v1\n"
@@ -131,6 +133,37 @@ TEST(StatusBlock, ShowsThePoolOfAWorkloadInOne)
 
     status["Pool"] = sdbus::Variant(std::string());
     EXPECT_EQ(formatStatusBlock(status, kUpdatedAt).find("Pool:"), std::string::npos);
+}
+
+// A stopped container has no cgroup: no empty Cgroup line, and the limits
+// last read are not shown as in force.
+TEST_F(UtcTimeZone, StatusBlockOfAStoppedContainerShowsNoLimitsInForce)
+{
+    Dictionary status = exampleStatus();
+    status["RunState"] = sdbus::Variant(std::string("stopped"));
+    status["CgroupPath"] = sdbus::Variant(std::string());
+    status["SyncState"] = sdbus::Variant(std::string("pending"));
+    status["Message"] = sdbus::Variant(std::string());
+    EXPECT_EQ(formatStatusBlock(status, kUpdatedAt),
+              "● web\n"
+              "           State: stopped\n"
+              "       Container: 3f2a9c\n"
+              "          Driver: cgroupfs-v1\n"
+              "         Desired: cpu=1500m memory.max=512Mi\n"
+              "          Actual: none in force (stopped)\n"
+              "      Sync state: pending\n"
+              "    Update state: success\n"
+              "      Generation: 4 (observed 3)\n"
+              "         Updated: Thu 2024-01-04 10:00:00 UTC; 0s ago\n");
+}
+
+// Deferred before the daemon read its cgroup: not "none", which would say
+// the container runs without limits.
+TEST(StatusBlock, SaysWhenTheLimitsOfARunningWorkloadWereNotReadYet)
+{
+    Dictionary status = exampleStatus();
+    status["Actual"] = sdbus::Variant(Dictionary{});
+    EXPECT_NE(formatStatusBlock(status, kUpdatedAt).find("Actual: not read yet\n"), std::string::npos);
 }
 
 TEST(FieldBlock, AlignsTheFurtherLinesOfAValueUnderItsFirst)
@@ -177,13 +210,25 @@ TEST(PoolTable, MarksPropertiesItLacks)
 
 TEST(PoolBlock, ShowsTheCapsAndListsTheMembers)
 {
-    EXPECT_EQ(formatPoolBlock(examplePool({"web", "db"})),
+    EXPECT_EQ(formatPoolBlock(examplePool({"web", "db"}), {"web", "db"}),
               "● batch\n"
               "        CPU: 1500m of 4 allocated\n"
               "     Memory: 768Mi allocated, no cap\n"
               "    Members: web\n"
               "             db\n");
-    EXPECT_NE(formatPoolBlock(examplePool({})).find("Members: none\n"), std::string::npos);
+    EXPECT_NE(formatPoolBlock(examplePool({}), {}).find("Members: none\n"), std::string::npos);
+}
+
+// A container labelled for the pool counts in it even if resized does not
+// manage it: it is a member, said to be unmanaged.
+TEST(PoolBlock, MarksTheMembersResizedDoesNotManage)
+{
+    EXPECT_EQ(formatPoolBlock(examplePool({"batch1", "web"}), {"web"}),
+              "● batch\n"
+              "        CPU: 1500m of 4 allocated\n"
+              "     Memory: 768Mi allocated, no cap\n"
+              "    Members: batch1 (unmanaged)\n"
+              "             web\n");
 }
 
 Dictionary exampleBudget(const std::string& value, uint64_t periodUsec, std::vector<std::string> reasons,
@@ -204,7 +249,7 @@ TEST(PoolBlock, ShowsTheBudgetsOneALineAndWhatTheyAllowNow)
         exampleBudget("30%", 600'000'000, {"manual", "autoscale"}, "0 9 * * 1-5", 28'800'000'000, "Europe/Berlin"),
         exampleBudget("2", 0, {}, "", 0, "UTC")});
     pool.properties["AllowedDisruptions"] = sdbus::Variant(uint32_t{1});
-    EXPECT_EQ(formatPoolBlock(pool),
+    EXPECT_EQ(formatPoolBlock(pool, {"web"}),
               "● batch\n"
               "                    CPU: 1500m of 4 allocated\n"
               "                 Memory: 768Mi allocated, no cap\n"
@@ -216,7 +261,7 @@ TEST(PoolBlock, ShowsTheBudgetsOneALineAndWhatTheyAllowNow)
 
     // Outside every window (or with none for manual) nothing limits now.
     pool.properties["AllowedDisruptions"] = sdbus::Variant(UINT32_MAX);
-    EXPECT_NE(formatPoolBlock(pool).find("Allowed disruptions: no limit now\n"), std::string::npos);
+    EXPECT_NE(formatPoolBlock(pool, {"web"}).find("Allowed disruptions: no limit now\n"), std::string::npos);
 }
 
 // Without budgets AllowedDisruptions is always "no limit": not worth a line.
@@ -224,8 +269,8 @@ TEST(PoolBlock, LeavesBudgetsOutWhenThereAreNone)
 {
     ListedPool pool = examplePool({"web"});
     pool.properties["Budgets"] = sdbus::Variant(std::vector<Dictionary>{});
-    EXPECT_EQ(formatPoolBlock(pool).find("udgets"), std::string::npos);
-    EXPECT_EQ(formatPoolBlock(pool).find("disruptions"), std::string::npos);
+    EXPECT_EQ(formatPoolBlock(pool, {"web"}).find("udgets"), std::string::npos);
+    EXPECT_EQ(formatPoolBlock(pool, {"web"}).find("disruptions"), std::string::npos);
 }
 
 TEST(PoolJson, KeepsThePropertiesExactAndAddsTheObjectPath)
@@ -306,36 +351,50 @@ TEST(StatusTable, ShowsTheLimitsInForce)
               "batch unknown        unknown -   -\n");
 }
 
-TEST(ListTable, SaysWhetherResizedManagesEachContainer)
+// An entry of ListNodeWorkloads.
+Dictionary nodeWorkload(const std::string& name, bool managed, const std::string& runState,
+                        const core::Resources& actual)
 {
-    Dictionary unmanaged{
-        {"Workload", sdbus::Variant(std::string("batch"))},
-        {"SyncState", sdbus::Variant(std::string("unknown"))},
-        {"UpdateState", sdbus::Variant(std::string("unknown"))},
-        {"Actual", sdbus::Variant(toDictionary(cpuAndMemory(core::kUnlimited, 100'000'000)))},
+    return Dictionary{
+        {"Name", sdbus::Variant(name)},
+        {"Kind", sdbus::Variant(std::string("container"))},
+        {"Managed", sdbus::Variant(managed)},
+        {"Pod", sdbus::Variant(std::string())},
+        {"Pool", sdbus::Variant(std::string())},
+        {"RunState", sdbus::Variant(runState)},
+        {"Actual", sdbus::Variant(toDictionary(actual))},
     };
-    const std::vector<ListedWorkload> listed{{exampleStatus(), true, "/io/resized1/workload/web"},
-                                             {unmanaged, false, {}}};
-    EXPECT_EQ(makeListTable(listed).render(true),
-              "NAME  MANAGED SYNC           UPDATE  CPU MEMORY\n"
-              "web   yes     drift_detected success 1   512Mi\n"
-              "batch no      unknown        unknown max 95.4Mi\n");
 }
 
-TEST(ListJson, KeepsTheStatusAndExactBytes)
+TEST(ListTable, SaysWhetherResizedManagesEachContainerAndWhetherItRuns)
 {
-    Dictionary unmanaged{
-        {"Workload", sdbus::Variant(std::string("batch"))},
-        {"Actual", sdbus::Variant(toDictionary(cpuAndMemory(std::nullopt, 100'000'000)))},
+    const std::vector<ListedWorkload> listed{
+        {nodeWorkload("web", true, "running", cpuAndMemory(1000, 512ull << 20)), "drift_detected", "success",
+         "/io/resized1/workload/web"},
+        {nodeWorkload("batch", false, "running", cpuAndMemory(core::kUnlimited, 100'000'000)), {}, {}, {}},
+        {nodeWorkload("old", false, "stopped", {}), {}, {}, {}},
     };
-    const auto managed = toJson(ListedWorkload{exampleStatus(), true, "/io/resized1/workload/web"});
-    const auto other = toJson(ListedWorkload{unmanaged, false, {}});
+    EXPECT_EQ(makeListTable(listed).render(true),
+              "NAME  MANAGED STATE   SYNC           UPDATE  CPU MEMORY\n"
+              "web   yes     running drift_detected success 1   512Mi\n"
+              "batch no      running -              -       max 95.4Mi\n"
+              "old   no      stopped -              -       -   -\n");
+}
+
+TEST(ListJson, KeepsTheEntryAndExactBytes)
+{
+    const auto managed = toJson(ListedWorkload{nodeWorkload("web", true, "running", cpuAndMemory(1000, 1 << 30)),
+                                               "synchronized", "success", "/io/resized1/workload/web"});
+    const auto other = toJson(
+        ListedWorkload{nodeWorkload("batch", false, "running", cpuAndMemory(std::nullopt, 100'000'000)), {}, {}, {}});
 
     EXPECT_EQ(managed["Managed"], true);
     EXPECT_EQ(managed["ObjectPath"], "/io/resized1/workload/web");
-    EXPECT_EQ(managed["SyncState"], "drift_detected");
+    EXPECT_EQ(managed["SyncState"], "synchronized");
+    EXPECT_EQ(managed["RunState"], "running");
     EXPECT_EQ(other["Managed"], false);
     EXPECT_FALSE(other.contains("ObjectPath"));
+    EXPECT_FALSE(other.contains("SyncState"));
     EXPECT_EQ(other["Actual"]["MemoryMax"], 100'000'000u);
 }
 

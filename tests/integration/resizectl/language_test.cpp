@@ -8,10 +8,14 @@
 #include <regex>
 #include <sstream>
 
+#include <unistd.h>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include "lax_bus_policy.h"
 #include "resizectl_fixture.h"
+#include "scoped_system_account.h"
 #include "support/cgroup_v1.h"
 
 namespace resized::ctl {
@@ -68,7 +72,7 @@ std::vector<std::string> listRow(const std::string& listing, const std::string& 
 const nlohmann::json* findListed(const nlohmann::json& listing, const std::string& name)
 {
     for (const auto& entry : listing)
-        if (entry["Workload"] == name)
+        if (entry["Name"] == name)
             return &entry;
     return nullptr;
 }
@@ -180,15 +184,17 @@ TEST_F(ResizectlTest, ListShowsAnUnmanagedContainerWithTheLimitsItsCgroupHolds)
     const auto text = resizectl({"list", "--no-legend"});
     ASSERT_EQ(text.exitStatus, 0) << text.standardError;
     EXPECT_THAT(listRow(text.standardOutput, unmanaged.name()),
-                ::testing::ElementsAre(unmanaged.name(), "no", "unknown", "unknown", "500m", "120Mi"));
+                ::testing::ElementsAre(unmanaged.name(), "no", "running", "-", "-", "500m", "120Mi"));
     EXPECT_THAT(listRow(text.standardOutput, managed.name()),
-                ::testing::ElementsAre(managed.name(), "yes", "synchronized", "success", "250m", "max"));
+                ::testing::ElementsAre(managed.name(), "yes", "running", "synchronized", "success", "250m", "max"));
 
     const auto listing = resizectlJson({"list"});
     const auto* entry = findListed(listing, unmanaged.name());
     ASSERT_NE(entry, nullptr) << listing.dump();
     EXPECT_EQ((*entry)["Managed"], false);
-    EXPECT_EQ((*entry)["ContainerId"], unmanaged.id());
+    EXPECT_EQ((*entry)["Kind"], "container");
+    EXPECT_EQ((*entry)["RunState"], "running");
+    EXPECT_FALSE(entry->contains("SyncState")) << entry->dump();
     EXPECT_EQ((*entry)["Actual"]["CpuMillis"], 500u);
     EXPECT_EQ((*entry)["Actual"]["MemoryMax"], 120 * kMiB);
     ASSERT_NE(findListed(listing, managed.name()), nullptr);
@@ -208,19 +214,45 @@ TEST_F(ResizectlTest, ListManagedLeavesOutTheOthers)
     EXPECT_TRUE(listRow(result.standardOutput, unmanaged.name()).empty()) << result.standardOutput;
 }
 
-TEST_F(ResizectlTest, ListWithoutPodmanShowsTheManagedAndSaysWhatIsMissing)
+// A stopped container holds no limits: listed, but none shown as in force.
+TEST_F(ResizectlTest, ListShowsAStoppedContainerWithoutLimits)
 {
-    const ScopedContainer managed(podman(), containerName());
+    const ScopedContainer container(podman(), containerName(), {"--cpus", "0.5"});
+    ASSERT_TRUE(daemon().waitForStartEvent(container.name()));
+    ASSERT_EQ(podman().run({"stop", "-t", "0", container.name()}).exitStatus, 0);
+
+    const auto text = resizectl({"list", "--no-legend"});
+
+    ASSERT_EQ(text.exitStatus, 0) << text.standardError;
+    EXPECT_THAT(listRow(text.standardOutput, container.name()),
+                ::testing::ElementsAre(container.name(), "no", "stopped", "-", "-", "-", "-"));
+}
+
+// A member of the group that may change limits is no root: it cannot reach
+// Podman's socket, and need not, as the daemon lists the node.
+TEST_F(ResizectlTest, ListOfAChangeGroupMemberShowsUnmanagedContainers)
+{
+    const ScopedContainer managed(podman(), containerName("m"));
+    const ScopedContainer unmanaged(podman(), containerName("u"), {"--cpus", "0.5", "--memory", "100m"});
     ASSERT_EQ(resizectl({"set", managed.name(), "--cpu", "250m"}).exitStatus, 0);
 
-    const auto socket = (environment().directory / "no-podman-here.sock").string();
-    const auto result = resizectl({"list", "--podman-socket", socket});
-
-    EXPECT_EQ(result.exitStatus, 0) << result.standardError;
-    EXPECT_THAT(result.standardError,
-                ::testing::StartsWith("resizectl: containers resized does not manage could not be listed: "));
-    EXPECT_THAT(result.standardError, HasSubstr(socket));
-    EXPECT_FALSE(listRow(result.standardOutput, managed.name()).empty()) << result.standardOutput;
+    integration::CommandResult text;
+    {
+        const integration::ScopedSystemAccount member("rzl-list-" + std::to_string(::getpid()), "resized",
+                                                      environment().directory / "system-accounts");
+        // dbus-daemon resolves the groups of its policy when it reads it.
+        integration::reloadBusConfiguration();
+        text = integration::runCommand(
+            {"runuser", "-u", member.user(), "--", RESIZECTL_BINARY, "list", "--no-legend"});
+    }
+    // So that the bus's policy keeps no GID of a group removed.
+    integration::reloadBusConfiguration();
+    ASSERT_EQ(text.exitStatus, 0) << text.standardError;
+    EXPECT_EQ(text.standardError, "");
+    EXPECT_THAT(listRow(text.standardOutput, unmanaged.name()),
+                ::testing::ElementsAre(unmanaged.name(), "no", "running", "-", "-", "500m", "100Mi"));
+    EXPECT_THAT(listRow(text.standardOutput, managed.name()),
+                ::testing::ElementsAre(managed.name(), "yes", "running", "synchronized", "success", "250m", "max"));
 }
 
 // "23.3Gi": a number below 1024 and a binary unit, that multiplied out is

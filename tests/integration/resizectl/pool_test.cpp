@@ -1,10 +1,13 @@
 // The pool verbs end to end: a pool made and shown by resizectl caps what
 // the real daemon admits for a real container that joined it with --pool.
 
+#include <chrono>
+
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include "resizectl_fixture.h"
+#include "support/wait.h"
 
 namespace resized::ctl {
 namespace {
@@ -12,12 +15,16 @@ namespace {
 using integration::CommandResult;
 using integration::ScopedContainer;
 using ::testing::HasSubstr;
+using ::testing::MatchesRegex;
 using ::testing::Not;
 using ::testing::StartsWith;
 
 constexpr int kInsufficientResources = 6;
 constexpr int kInfeasible = 7;
 constexpr int kNoSuchPool = 14;
+constexpr int kBudgetExhausted = 15;
+constexpr auto kDeadline = std::chrono::seconds(30);
+const std::string kBatchLabel = "io.resized1.pool=batch";
 
 TEST_F(ResizectlTest, APoolCapsItsMembersUntilTheyLeaveOrItIsRemoved)
 {
@@ -158,6 +165,84 @@ TEST_F(ResizectlTest, AnUnknownPoolIsStatus14AndABadNameStatus4)
     expectExit(resizectl({"set", container.name(), "--cpus", "300m", "--pool", "nosuch"}), kNoSuchPool);
     EXPECT_EQ(cgroupCpuMillis(container), std::nullopt);
     expectExit(resizectl({"pool", "set", "no/slash"}), 4);
+}
+
+// A refusal by a budget says when waiting lets the change through, and how
+// to wait.
+TEST_F(ResizectlTest, ABudgetRefusalSaysWhenTheNextDisruptionIsAllowedAndHowToWait)
+{
+    expectExit(resizectl({"pool", "set", "batch", "--budget", "1,period=1h"}), 0);
+    const ScopedContainer first(podman(), containerName("a"), {"--cpus", "0.4", "--label", kBatchLabel});
+    const ScopedContainer second(podman(), containerName("b"), {"--cpus", "0.4", "--label", kBatchLabel});
+    ASSERT_TRUE(daemon().waitForStartEvent(first.name()));
+    ASSERT_TRUE(daemon().waitForStartEvent(second.name()));
+    expectExit(resizectl({"set", first.name(), "--cpus", "300m"}), 0);
+
+    const auto refused = resizectl({"set", second.name(), "--cpus", "300m"});
+
+    expectExit(refused, kBudgetExhausted);
+    EXPECT_THAT(refused.standardError,
+                MatchesRegex("resizectl: pool batch: its disruption budgets allow no more manual "
+                             "disruptions now; they allow the next from "
+                             "[0-9]{4}-[0-9]{2}-[0-9]{2} [0-9]{2}:[0-9]{2}:[0-9]{2} UTC "
+                             "\\(--defer queues the change until the budgets allow it\\)\n"));
+    EXPECT_EQ(cgroupCpuMillis(second), 400u);
+}
+
+// A container labelled for the pool that resized does not manage counts in
+// the pool: it is listed too, said to be unmanaged.
+TEST_F(ResizectlTest, PoolStatusListsALabelledContainerResizedDoesNotManage)
+{
+    expectExit(resizectl({"pool", "set", "batch", "--cpus", "1"}), 0);
+    const ScopedContainer managed(podman(), containerName("m"));
+    const ScopedContainer unmanaged(podman(), containerName("u"),
+                                    {"--cpus", "0.25", "--memory", "64m", "--label", kBatchLabel});
+    ASSERT_TRUE(daemon().waitForStartEvent(unmanaged.name()));
+    expectExit(resizectl({"set", managed.name(), "--cpus", "100m", "--memory", "32Mi", "--pool", "batch"}), 0);
+
+    const std::string expected = "● batch\n"
+                                 "        CPU: 350m of 1 allocated\n"
+                                 "     Memory: 96Mi allocated, no cap\n"
+                                 "    Members: " + managed.name() + "\n"
+                                 "             " + unmanaged.name() + " (unmanaged)\n";
+    CommandResult status;
+    EXPECT_TRUE(integration::waitUntil(
+        [&] {
+            status = resizectl({"pool", "status", "batch"});
+            return status.standardOutput == expected;
+        },
+        kDeadline))
+        << status.standardOutput << status.standardError;
+    EXPECT_EQ(resizectlJson({"pool", "status", "batch"})["Members"],
+              nlohmann::json::array({managed.name(), unmanaged.name()}));
+}
+
+// A change deferred to join a pool has nothing to wait for once the pool is
+// removed: it is withdrawn, as a --pool naming no pool is refused.
+TEST_F(ResizectlTest, RemovingAPoolWithdrawsTheChangeDeferredToJoinIt)
+{
+    expectExit(resizectl({"pool", "set", "batch", "--cpus", "1"}), 0);
+    const ScopedContainer holder(podman(), containerName("h"));
+    const ScopedContainer joiner(podman(), containerName("j"));
+    ASSERT_TRUE(daemon().waitForStartEvent(joiner.name()));
+    expectExit(resizectl({"set", holder.name(), "--cpus", "800m", "--pool", "batch"}), 0);
+    const auto deferred = resizectl({"set", joiner.name(), "--cpus", "500m", "--pool", "batch", "--defer"});
+    expectExit(deferred, 0);
+    ASSERT_THAT(deferred.standardOutput, HasSubstr("    Update state: deferred\n"));
+
+    expectExit(resizectl({"pool", "remove", "batch"}), 0);
+
+    const auto status = resizectl({"status", joiner.name()});
+    expectExit(status, 0);
+    EXPECT_THAT(status.standardOutput, HasSubstr("    Update state: failed\n"
+                                                 "         Message: pool batch was removed while the change "
+                                                 "waited to join it\n"));
+    EXPECT_THAT(status.standardOutput, Not(HasSubstr("Pool:")));
+    const auto newest = resizectlJson({"history", joiner.name(), "-n", "1"});
+    ASSERT_EQ(newest.size(), 1u) << newest;
+    EXPECT_EQ(newest[0]["Result"], "NoSuchPool");
+    EXPECT_EQ(newest[0]["Message"], "pool batch was removed while the change waited to join it");
+    EXPECT_EQ(cgroupCpuMillis(joiner), std::nullopt);
 }
 
 }  // namespace

@@ -1,7 +1,5 @@
 #include "resizectl_fixture.h"
 
-#include <cstdlib>
-
 #include <gtest/gtest.h>
 
 #include "support/cgroup_v1.h"
@@ -14,9 +12,6 @@ void ResizectlTest::SetUp()
     if (IsSkipped())
         return;
     podman_.emplace(environment());
-    // `resizectl list` asks the test's Podman for the containers resized
-    // does not manage; every resizectl the test starts inherits this.
-    setenv("RESIZED_PODMAN_SOCKET", environment().podmanSocket.c_str(), 1);
     auto options = integration::DaemonOptions::forEnvironment(environment());
     const auto ownDirectory = environment().directory / ("resizectl-" + containerName());
     options.stateDirectory = ownDirectory / "state";

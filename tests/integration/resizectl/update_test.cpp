@@ -77,6 +77,48 @@ TEST_F(ResizectlTest, AContainerIdNamesItsWorkload)
     EXPECT_THAT(result.standardOutput, StartsWith("● " + container.name() + "\n"));
 }
 
+// The status block up to its Updated line, whose time varies.
+std::string statusBeforeUpdated(const std::string& block)
+{
+    return block.substr(0, block.find("         Updated: "));
+}
+
+// design.md §1c: the run state, and never "synchronized" while the limits
+// read now differ from the desired ones.
+TEST_F(ResizectlTest, StatusShowsTheRunStateAndDriftMadeBehindResizedsBack)
+{
+    const ScopedContainer container(podman(), containerName());
+    ASSERT_TRUE(daemon().waitForStartEvent(container.name()));
+    ASSERT_EQ(resizectl({"set", container.name(), "--cpus", "0.7"}).exitStatus, 0);
+    ASSERT_EQ(podman().run({"update", "--cpus", "0.2", container.name()}).exitStatus, 0);
+
+    const auto drifted = resizectl({"status", container.name()});
+
+    ASSERT_EQ(drifted.exitStatus, 0) << drifted.standardError;
+    EXPECT_EQ(statusBeforeUpdated(drifted.standardOutput),
+              "● " + container.name() + "\n" +
+              "           State: running\n"
+              "       Container: " + container.id() + "\n" +
+              "          Cgroup: " + container.cgroupPath().string() + "\n" +
+              "          Driver: cgroupfs-v1\n"
+              "         Desired: cpu=700m\n"
+              "          Actual: cpu=200m memory.max=max memory.high=max cpu.weight=100 cpus=all\n"
+              "      Sync state: drift_detected\n"
+              "    Update state: success\n"
+              "      Generation: 1 (observed 1)\n");
+    EXPECT_THAT(drifted.standardOutput, ::testing::MatchesRegex(".*\n         Updated: .*; [0-9]+m?s ago\n"));
+    const auto list = resizectl({"list", "--no-legend"});
+    EXPECT_THAT(list.standardOutput,
+                ::testing::ContainsRegex(container.name() + " +yes +running +drift_detected +success +200m +max\n"));
+
+    ASSERT_EQ(podman().run({"stop", "-t", "0", container.name()}).exitStatus, 0);
+    const auto stopped = resizectl({"status", container.name()});
+    ASSERT_EQ(stopped.exitStatus, 0) << stopped.standardError;
+    EXPECT_THAT(stopped.standardOutput, HasSubstr("           State: stopped\n"));
+    EXPECT_THAT(stopped.standardOutput, HasSubstr("          Actual: none in force (stopped)\n"));
+    EXPECT_THAT(stopped.standardOutput, Not(HasSubstr("Cgroup:")));
+}
+
 TEST_F(ResizectlTest, ListAndStatusTableNameEveryWorkload)
 {
     const ScopedContainer first(podman(), containerName("a"));

@@ -66,5 +66,29 @@ TEST_F(BudgetClockTest, AWindowMayOpenOrCloseAtItsEdges)
     EXPECT_EQ(nextBudgetChangeUsec(store, kTen + 30 * kSecond), kTen + 60 * kSecond);
 }
 
+// What a refusal by a budget says: when waiting lets the change through.
+TEST_F(BudgetClockTest, ARefusedDisruptionIsAllowedOnceEnoughHaveLeftThePeriod)
+{
+    core::DisruptionBudget twoPerMinute = onePer(60 * kSecond);
+    twoPerMinute.value = 2;
+    store.savePool({.name = "batch", .budgets = {twoPerMinute}});
+    disruptAt("batch", kTen);
+    disruptAt("batch", kTen + 5 * kSecond);
+    const auto pool = *store.findPool("batch");
+
+    EXPECT_EQ(disruptionsAllowedAtUsec(store, pool, core::DisruptionReason::Manual, 1, kTen + 20 * kSecond),
+              kTen + 60 * kSecond + 1);
+    EXPECT_EQ(disruptionsAllowedAtUsec(store, pool, core::DisruptionReason::Manual, 2, kTen + 20 * kSecond),
+              kTen + 65 * kSecond + 1);
+}
+
+TEST_F(BudgetClockTest, TimeAloneFreesNoBudgetWithoutAPeriod)
+{
+    store.savePool({.name = "in-flight", .budgets = {onePer(0)}});
+
+    EXPECT_EQ(disruptionsAllowedAtUsec(store, *store.findPool("in-flight"), core::DisruptionReason::Manual, 2, kTen),
+              std::nullopt);
+}
+
 }  // namespace
 }  // namespace resized::service

@@ -1,9 +1,7 @@
-#include <algorithm>
-#include <set>
+#include <map>
 #include <string>
 #include <vector>
 
-#include "node_containers.h"
 #include "verbs/verb.h"
 
 namespace resized::ctl {
@@ -12,51 +10,46 @@ namespace {
 
 struct ListOptions {
     bool managedOnly = false;
-    std::string podmanSocket = defaultPodmanSocket();
 };
 
-// Podman is asked only on this machine: over -H or -M its socket is not
-// the node's.
-std::vector<std::string> unmanagedContainers(Session& session, const ListOptions& options,
-                                             const std::set<std::string>& managed)
+// Whether the daemon reaches Podman now: without it, ListNodeWorkloads
+// holds only the workloads resized manages.
+bool runtimeConnected(Client& client)
 {
-    if (options.managedOnly)
-        return {};
-    if (!session.options().target.isLocal()) {
-        if (session.options().legend)
-            printError("containers resized does not manage are listed only on the local machine");
-        return {};
-    }
-    std::vector<std::string> unmanaged;
-    try {
-        for (auto& name : runningContainerNames(options.podmanSocket))
-            if (!managed.contains(name))
-                unmanaged.push_back(std::move(name));
-    } catch (const CommandError& error) {
-        printError(std::string("containers resized does not manage could not be listed: ") + error.what());
-    }
-    return unmanaged;
+    return client
+        .call([](ManagerProxy& manager) {
+            return manager.Get(io::resized1::Manager_proxy::INTERFACE_NAME, "RuntimeConnected");
+        })
+        .get<bool>();
 }
 
 ExitStatus listWorkloads(Session& session, const ListOptions& options)
 {
     Client& client = session.client();
-    const auto workloads = client.call([](ManagerProxy& manager) { return manager.ListWorkloads(); });
+    // Both from the daemon, which sees every container of its node: no
+    // access to Podman is needed here, and -H and -M list the remote node.
+    const auto nodeWorkloads = client.call([](ManagerProxy& manager) { return manager.ListNodeWorkloads(); });
+    std::map<std::string, std::string> managedPaths;
+    for (const auto& workload : client.call([](ManagerProxy& manager) { return manager.ListWorkloads(); }))
+        managedPaths.emplace(workload.get<0>(), std::string(workload.get<3>()));
 
     std::vector<ListedWorkload> listed;
-    std::set<std::string> managed;
-    for (const auto& workload : workloads) {
-        managed.insert(workload.get<0>());
-        if (auto status = findStatus(client, workload.get<0>()))
-            listed.push_back({std::move(*status), true, std::string(workload.get<3>())});
+    for (const auto& entry : nodeWorkloads) {
+        const std::string name = lookup<std::string>(entry, "Name");
+        if (!lookup<bool>(entry, "Managed")) {
+            if (!options.managedOnly)
+                listed.push_back({entry, {}, {}, {}});
+            continue;
+        }
+        // The status compares the limits read now with the desired ones: a
+        // change made behind resized's back shows as drift at once.
+        const auto path = managedPaths.find(name);
+        if (const auto status = findStatus(client, name); status && path != managedPaths.end())
+            listed.push_back({entry, lookup<std::string>(*status, "SyncState", "unknown"),
+                              lookup<std::string>(*status, "UpdateState", "unknown"), path->second});
     }
-    for (const auto& name : unmanagedContainers(session, options, managed))
-        if (auto status = findStatus(client, name))
-            listed.push_back({std::move(*status), false, {}});
-
-    std::sort(listed.begin(), listed.end(), [](const ListedWorkload& a, const ListedWorkload& b) {
-        return lookup<std::string>(a.status, "Workload") < lookup<std::string>(b.status, "Workload");
-    });
+    if (!options.managedOnly && !runtimeConnected(client))
+        printError("resized does not reach Podman now: only the workloads it manages are listed");
     printListing(listed, session.options());
     return ExitStatus::Success;
 }
@@ -66,17 +59,14 @@ ExitStatus listWorkloads(Session& session, const ListOptions& options)
 void addListVerb(CLI::App& app, VerbAction& selected)
 {
     auto* command = app.add_subcommand(
-        "list", "List the node's running containers with the limits in force, and the workloads resized manages");
+        "list", "List the node's containers, pods and managed units with their run state and the limits in force");
     auto options = std::make_shared<ListOptions>();
     command->add_flag("--managed", options->managedOnly, "Only the workloads resized manages");
-    command
-        ->add_option("--podman-socket", options->podmanSocket,
-                     "Podman's API socket, asked for the containers resized does not manage "
-                     "(default: $RESIZED_PODMAN_SOCKET or /run/podman/podman.sock)")
-        ->type_name("PATH");
-    command->footer("Columns: NAME (container name), MANAGED (whether resized manages it), SYNC (desired vs.\n"
-                    "actual), UPDATE (last change), CPU and MEMORY (the limits in force, read from the cgroup).\n"
-                    "Containers resized does not manage are found through Podman, on the local machine only.\n"
+    command->footer("Columns: NAME (container name; pod:NAME, unit:NAME), MANAGED (whether resized manages it),\n"
+                    "STATE (running, paused, stopped, removed, absent), SYNC (desired vs. actual) and UPDATE\n"
+                    "(last change) of a managed workload, CPU and MEMORY (the limits in force, read from the\n"
+                    "cgroup; - when it has none, as a stopped container).\n"
+                    "The daemon lists them: no access to Podman is needed, and -H or -M lists another node.\n"
                     "Examples:\n"
                     "  resizectl list\n"
                     "  resizectl list --managed --no-legend");

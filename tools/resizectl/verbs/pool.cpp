@@ -1,6 +1,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -72,6 +73,14 @@ ExitStatus listPools(Session& session)
     return ExitStatus::Success;
 }
 
+std::set<std::string> managedWorkloads(Client& client)
+{
+    std::set<std::string> names;
+    for (const auto& workload : client.call([](ManagerProxy& manager) { return manager.ListWorkloads(); }))
+        names.insert(workload.get<0>());
+    return names;
+}
+
 // An unknown pool is exit status 14, as the daemon answers `pool remove`
 // for it, so that `pool status batch && ...` reads as it should.
 ExitStatus showPool(Session& session, const std::string& name)
@@ -87,7 +96,7 @@ ExitStatus showPool(Session& session, const std::string& name)
     if (session.options().json)
         printJson(toJson(*pool));
     else
-        std::cout << formatPoolBlock(*pool);
+        std::cout << formatPoolBlock(*pool, managedWorkloads(client));
     return ExitStatus::Success;
 }
 

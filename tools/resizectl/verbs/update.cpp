@@ -42,7 +42,8 @@ void checkRequest(const ResourceRequest& request)
 constexpr std::string_view kKernelBusy = "Device or resource busy";
 
 // The daemon's refusal about one of the resources, led by the user's words,
-// with what the kernel meant when it is the kernel that refused.
+// with what the kernel meant when it is the kernel that refused, and how to
+// wait for a disruption budget.
 template <typename Call>
 auto callAbout(const ResourceRequest& request, Call&& call)
 {
@@ -54,6 +55,10 @@ auto callAbout(const ResourceRequest& request, Call&& call)
             message += " (the kernel would not lower the cgroup v1 memory limit below the memory the container "
                        "holds: it reclaimed what it could and the rest is in use, which --force cannot change; "
                        "free memory inside the container, or ask for a higher limit)";
+        // Waiting lifts this refusal; the daemon says until when, if time
+        // alone frees the budget.
+        if (error.status() == ExitStatus::BudgetExhausted)
+            message += " (--defer queues the change until the budgets allow it)";
         throw CommandError(error.status(), message);
     }
 }
