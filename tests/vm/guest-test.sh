@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage (in the VM guest, as root): guest-test.sh STAGE BACKEND_TEST IMAGE_TAR TOPOLOGY_TEST CPU_MANAGER_TEST
+# Usage (in the VM guest, as root): guest-test.sh STAGE BACKEND_TEST IMAGE_TAR TOPOLOGY_TEST INTEGRATION_TEST...
 #
 # resized installed as a real systemd service, end to end: start, bus
 # activation, limits written to cgroupfs (v2) and through systemd, the
@@ -15,7 +15,8 @@ stage=$1
 backend_test=$2
 image=$3
 topology_test=$4
-cpu_manager_test=$5
+# Programs of tests/integration: the CPU manager's tests.
+integration_tests=("${@:5}")
 results=$(dirname "$(realpath "$0")")/results
 mkdir -p "$results"
 
@@ -79,7 +80,7 @@ echo "== guest: PID 1 $(cat /proc/1/comm), kernel $(uname -r), $(nproc) CPUs," \
 echo "== install"
 # Nothing after this can pass without the installation: stop at once rather
 # than spend minutes of emulation on failures that say nothing new.
-for input in "$stage" "$backend_test" "$image" "$topology_test" "$cpu_manager_test"; do
+for input in "$stage" "$backend_test" "$image" "$topology_test" "${integration_tests[@]}"; do
     [[ -e $input ]] || { echo "FAIL: $input is not visible in the guest"; exit 1; }
 done
 # Debian's /lib is a symlink to usr/lib: keep it one.
@@ -429,21 +430,24 @@ systemctl restart resized
 podman rm -f -t 0 other ex1 ex2 late > /dev/null
 
 echo "== (k) the CPU manager's integration tests on the guest's systemd, Podman and topology"
-# The program the host runs under tests/integration/with-testenv.sh, here
+# The programs the host runs under tests/integration/with-testenv.sh, here
 # against the guest's own system bus, Podman service and systemd: each test
 # starts a resized of its own, so the service is stopped, and masked so that
 # no bus activation takes io.resized1 while a test restarts its daemon.
 systemctl stop resized
 systemctl mask --runtime --quiet resized.service
-scratch=$(mktemp -d /var/tmp/resized-cpu-manager-test.XXXXXX)
-check "the CPU manager's tests pass against systemd and cgroup v2" \
-    env RESIZED_BINARY="$daemon" RESIZED_TEST_DIR="$scratch" RESIZED_TEST_IMAGE=localhost/busybox \
-        RESIZED_TEST_PODMAN_SOCKET=/run/podman/podman.sock \
-        DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket \
-        "$cpu_manager_test" --gtest_brief=1 --gtest_output=xml:"$results/cpu-manager.xml"
-check "and leave no container or pod behind" \
-    equals "$(podman ps --all --quiet | wc -l) $(podman pod ps --quiet | wc -l)" "0 0"
-rm -rf "$scratch"
+for program in "${integration_tests[@]}"; do
+    name=$(basename "$program")
+    scratch=$(mktemp -d "/var/tmp/$name.XXXXXX")
+    check "$name passes against systemd and cgroup v2" \
+        env RESIZED_BINARY="$daemon" RESIZED_TEST_DIR="$scratch" RESIZED_TEST_IMAGE=localhost/busybox \
+            RESIZED_TEST_PODMAN_SOCKET=/run/podman/podman.sock \
+            DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket \
+            "$program" --gtest_brief=1 --gtest_output=xml:"$results/$name.xml"
+    check "and leaves no container or pod behind" \
+        equals "$(podman ps --all --quiet | wc -l) $(podman pod ps --quiet | wc -l)" "0 0"
+    rm -rf "$scratch"
+done
 systemctl unmask --runtime --quiet resized.service
 systemctl start resized
 

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: vm-test.sh BUILD_DIR GUEST_TEST BACKEND_TEST TOPOLOGY_TEST CPU_MANAGER_TEST [--gtest_output=xml:REPORT]
+# Usage: vm-test.sh BUILD_DIR GUEST_TEST BACKEND_TEST TOPOLOGY_TEST INTEGRATION_TEST... [--gtest_output=xml:REPORT]
 #
 # The 'vm' test of meson: installs the build into a staging folder, which the
 # guest copies onto its root (the guest's root is a RAM overlay, so this is a
@@ -9,9 +9,10 @@
 # of a small dual-socket machine with SMT, for the CPU topology. QEMU shows
 # SMT siblings to the guest only for an Intel vendor.
 #
-# The gtest programs run in the guest report their cases back; meson
-# (protocol 'gtest') appends --gtest_output=xml:REPORT, where they are
-# written as one report.
+# INTEGRATION_TEST... are programs of tests/integration that the guest runs
+# against its own systemd, Podman and CPU topology. The gtest programs run in
+# the guest report their cases back; meson (protocol 'gtest') appends
+# --gtest_output=xml:REPORT, where they are written as one report.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,11 +20,16 @@ build=$(cd "$1" && pwd)
 guest_test=$(realpath "$2")
 backend_test=$(realpath "$3")
 topology_test=$(realpath "$4")
-cpu_manager_test=$(realpath "$5")
+shift 4
+integration_tests=()
 report=
-if [[ ${6:-} == --gtest_output=xml:* ]]; then
-    report=$(realpath -m "${6#--gtest_output=xml:}")
-fi
+for argument in "$@"; do
+    if [[ $argument == --gtest_output=xml:* ]]; then
+        report=$(realpath -m "${argument#--gtest_output=xml:}")
+    else
+        integration_tests+=("$(realpath "$argument")")
+    fi
+done
 cache=${RESIZED_VM_CACHE:-/var/tmp/resized-vm-cache}
 
 stage=$build/tests/vm/stage
@@ -47,7 +53,7 @@ RESIZED_VM_CACHE=$cache RESIZED_VM_MEMORY=$((node_memory * 2)) RESIZED_VM_RESULT
         -object memory-backend-ram,id=m1,size=${node_memory}M
         -numa node,nodeid=0,cpus=0-1,memdev=m0 -numa node,nodeid=1,cpus=2-3,memdev=m1" \
     "$here/run-vm.sh" "$guest_test" "$stage" "$backend_test" "$cache/busybox.tar" "$topology_test" \
-    "$cpu_manager_test" || status=$?
+    "${integration_tests[@]}" || status=$?
 
 if [[ -n $report ]]; then
     shopt -s nullglob
