@@ -44,10 +44,10 @@ mkdir -p "$results"
 memory=${RESIZED_VM_MEMORY:-2048}
 node_memory=$((memory / 2))
 status=0
-# The guest's own bound stays inside meson's 1200 s, so that a hung guest
+# The guest's own bound stays inside meson's 1800 s, so that a hung guest
 # still brings back the reports of what ran.
 RESIZED_VM_CACHE=$cache RESIZED_VM_MEMORY=$((node_memory * 2)) RESIZED_VM_RESULTS=$results \
-    RESIZED_VM_TIMEOUT=${RESIZED_VM_TIMEOUT:-1080} \
+    RESIZED_VM_TIMEOUT=${RESIZED_VM_TIMEOUT:-1680} \
     RESIZED_VM_CPU_MODEL=max,vendor=GenuineIntel RESIZED_VM_CPUS=4,sockets=2,cores=1,threads=2 \
     RESIZED_VM_QEMU_ARGS="-object memory-backend-ram,id=m0,size=${node_memory}M
         -object memory-backend-ram,id=m1,size=${node_memory}M
