@@ -12,8 +12,10 @@ as one case, named after it.
 Two things fail the run when CI=true, and are printed as notes otherwise
 (where a developer may filter cases or skip on purpose):
 - a skipped case that tests/skips-allowed.txt does not list with its reason;
-- a gtest program whose cases run are not the cases it defines
-  (`--gtest_list_tests`): a case dropped or added in silence is named.
+- a gtest test whose cases run are not the cases its programs define
+  (`--gtest_list_tests` of each ELF file in its command: the VM tier runs
+  several in its guest and reports them as one): a case dropped or added in
+  silence is named.
 
 CI keeps only the end of a run's output: what failed has to be at the end."""
 
@@ -70,19 +72,21 @@ def allowed_reason(allowed, case_name):
     return next((reason for pattern, reason in allowed.items() if fnmatch.fnmatchcase(case_name, pattern)), None)
 
 
-def gtest_program(command, build_dir):
-    """The gtest program of a test's command line: the first ELF file in it
-    (the integration tests run behind a wrapper script); meson names the
-    build's programs from the build directory."""
+def gtest_programs(command, build_dir):
+    """The gtest programs of a test's command line: its ELF files (the
+    integration tests run one behind a wrapper script, the VM tier several
+    in its guest); meson names the build's programs from the build
+    directory."""
+    programs = []
     for argument in command:
         path = build_dir / argument
         try:
             with open(path, "rb") as file:
                 if file.read(4) == b"\x7fELF":
-                    return path
+                    programs.append(path)
         except OSError:
             continue
-    return None
+    return programs
 
 
 def defined_cases(program):
@@ -168,15 +172,17 @@ def read_gtest_run(configuration, build_dir, name, test, result):
     # A report older than the run is an earlier run's: this one wrote none.
     fresh = xml_path.is_file() and xml_path.stat().st_mtime >= result["starttime"] - 1
     cases = gtest_cases(xml_path) if fresh else []
-    program = gtest_program(test["cmd"], build_dir)
-    if program is None:
+    programs = gtest_programs(test["cmd"], build_dir)
+    if not programs:
         configuration.count_differences.append(f"{name}: no gtest program in its command {test['cmd']}")
         return cases
-    try:
-        defined = defined_cases(program)
-    except subprocess.CalledProcessError as error:
-        configuration.count_differences.append(f"{name}: {program} --gtest_list_tests failed: {error.stderr}")
-        return cases
+    defined = set()
+    for program in programs:
+        try:
+            defined |= defined_cases(program)
+        except subprocess.CalledProcessError as error:
+            configuration.count_differences.append(f"{name}: {program} --gtest_list_tests failed: {error.stderr}")
+            return cases
     ran = {case.name for case in cases}
     if not fresh:
         configuration.count_differences.append(

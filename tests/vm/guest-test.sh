@@ -1,16 +1,24 @@
 #!/bin/bash
-# Usage (in the VM guest, as root): guest-test.sh STAGE BACKEND_TEST IMAGE_TAR TOPOLOGY_TEST
+# Usage (in the VM guest, as root): guest-test.sh STAGE BACKEND_TEST IMAGE_TAR TOPOLOGY_TEST INTEGRATION_TEST...
 #
 # resized installed as a real systemd service, end to end: start, bus
 # activation, limits written to cgroupfs (v2) and through systemd, the
 # watchdog, and the sandbox. STAGE is a `meson install --destdir` of the
 # build; the guest's root is a RAM overlay, so copying it onto / installs it.
+#
+# The gtest programs write their reports into results/ beside this script
+# (the exchange folder run-vm.sh copies them from), where each of their
+# cases is counted.
 set -uo pipefail
 
 stage=$1
 backend_test=$2
 image=$3
 topology_test=$4
+# Programs of tests/integration: the CPU manager's tests.
+integration_tests=("${@:5}")
+results=$(dirname "$(realpath "$0")")/results
+mkdir -p "$results"
 
 passed=0
 failed=0
@@ -72,7 +80,7 @@ echo "== guest: PID 1 $(cat /proc/1/comm), kernel $(uname -r), $(nproc) CPUs," \
 echo "== install"
 # Nothing after this can pass without the installation: stop at once rather
 # than spend minutes of emulation on failures that say nothing new.
-for input in "$stage" "$backend_test" "$image" "$topology_test"; do
+for input in "$stage" "$backend_test" "$image" "$topology_test" "${integration_tests[@]}"; do
     [[ -e $input ]] || { echo "FAIL: $input is not visible in the guest"; exit 1; }
 done
 # Debian's /lib is a symlink to usr/lib: keep it one.
@@ -89,8 +97,8 @@ check "the activation file is installed where dbus-daemon reads it" \
     -f /usr/local/share/dbus-1/system-services/io.resized1.service
 check "systemd-sysusers makes the group of the bus policy" \
     sh -c 'systemd-sysusers resized.conf && getent group resized > /dev/null'
-check "ExecStart names the installed daemon" \
-    test -x "$(systemctl show -P ExecStart resized.service | sed -n 's/.*path=\([^ ;]*\).*/\1/p')"
+daemon=$(systemctl show -P ExecStart resized.service | sed -n 's/.*path=\([^ ;]*\).*/\1/p')
+check "ExecStart names the installed daemon" test -x "$daemon"
 systemctl start podman.socket
 podman import -q "$image" localhost/busybox > /dev/null
 
@@ -229,18 +237,21 @@ echo "== the systemd backend in the sandbox of resized.service"
 # For once resized.service runs the backend's own test instead of the
 # daemon: the same sandbox, so a privilege it lacks shows up here.
 # The sandbox's PrivateTmp= hides /tmp and /var/tmp, where the build folder
-# may live: the binary runs from a copy outside them.
+# may live: the binary runs from a copy outside them. Its report goes to the
+# one folder it may write, the state directory.
 sandboxed_backend_test=/usr/local/libexec/resized-vm-test/$(basename "$backend_test")
 install -D -m 755 "$backend_test" "$sandboxed_backend_test"
 systemctl stop resized
 mkdir -p /run/systemd/system/resized.service.d
-printf '[Service]\nType=oneshot\nExecStart=\nExecStart=%s --gtest_brief=1\nWatchdogSec=0\nRestart=no\n' \
-    "$sandboxed_backend_test" > /run/systemd/system/resized.service.d/backend-test.conf
+printf '[Service]\nType=oneshot\nExecStart=\nExecStart=%s --gtest_brief=1 --gtest_output=xml:%s\nWatchdogSec=0\nRestart=no\n' \
+    "$sandboxed_backend_test" /var/lib/resized/systemd-backend.xml \
+    > /run/systemd/system/resized.service.d/backend-test.conf
 systemctl daemon-reload
 cursor=$(journalctl -n 0 --show-cursor -q | sed -n 's/^-- cursor: //p')
 check "systemd_backend_test passes inside the sandbox" systemctl start resized
 journalctl --sync
 journalctl --after-cursor="$cursor" -u resized -o cat --no-pager | grep -E '^\[|Failure|Expected|Which is|exception' | head -n 40
+cp /var/lib/resized/systemd-backend.xml "$results/"
 rm -r /run/systemd/system/resized.service.d
 systemctl daemon-reload
 
@@ -296,7 +307,8 @@ systemctl stop resized-metrics.socket resized-metrics.service
 podman rm -f -t 0 mx > /dev/null
 
 echo "== (h) the CPU topology of two emulated NUMA nodes with SMT"
-check "the topology read from sysfs and the slices chosen from it" "$topology_test" --gtest_brief=1
+check "the topology read from sysfs and the slices chosen from it" \
+    "$topology_test" --gtest_brief=1 --gtest_output=xml:"$results/cpu-topology.xml"
 manager_property() { busctl get-property io.resized1 /io/resized1 io.resized1.Manager "$1"; }
 check "the daemon sees both NUMA nodes" equals "$(manager_property NumaNodes)" "u 2"
 check "and shares every CPU under the policy none" equals "$(manager_property SharedCpus)" 's "0-3"'
@@ -416,6 +428,28 @@ podman pod rm -f -t 0 shop > /dev/null
 rm -f /etc/resized/resized.conf
 systemctl restart resized
 podman rm -f -t 0 other ex1 ex2 late > /dev/null
+
+echo "== (k) the CPU manager's integration tests on the guest's systemd, Podman and topology"
+# The programs the host runs under tests/integration/with-testenv.sh, here
+# against the guest's own system bus, Podman service and systemd: each test
+# starts a resized of its own, so the service is stopped, and masked so that
+# no bus activation takes io.resized1 while a test restarts its daemon.
+systemctl stop resized
+systemctl mask --runtime --quiet resized.service
+for program in "${integration_tests[@]}"; do
+    name=$(basename "$program")
+    scratch=$(mktemp -d "/var/tmp/$name.XXXXXX")
+    check "$name passes against systemd and cgroup v2" \
+        env RESIZED_BINARY="$daemon" RESIZED_TEST_DIR="$scratch" RESIZED_TEST_IMAGE=localhost/busybox \
+            RESIZED_TEST_PODMAN_SOCKET=/run/podman/podman.sock \
+            DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket \
+            "$program" --gtest_brief=1 --gtest_output=xml:"$results/$name.xml"
+    check "and leaves no container or pod behind" \
+        equals "$(podman ps --all --quiet | wc -l) $(podman pod ps --quiet | wc -l)" "0 0"
+    rm -rf "$scratch"
+done
+systemctl unmask --runtime --quiet resized.service
+systemctl start resized
 
 echo "== resized's journal (last lines)"
 journalctl -u resized -o short-monotonic --no-pager | tail -n 15

@@ -16,7 +16,9 @@
 # it is), RESIZED_VM_CPU_MODEL (max), RESIZED_VM_QEMU_ARGS (more QEMU
 # arguments, split on white space: -numa nodes and their memory backends),
 # RESIZED_VM_MEMORY (MiB, 2048), RESIZED_VM_TIMEOUT (s, 600),
-# RESIZED_VM_KEEP=1 (keep the run folder with the console log).
+# RESIZED_VM_KEEP=1 (keep the run folder with the console log),
+# RESIZED_VM_RESULTS (a folder: what SCRIPT left in the folder results/
+# beside itself in the guest, such as gtest reports, is copied there).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -102,6 +104,10 @@ qemu_rc=0
 wait "$qemu_pid" || qemu_rc=$?
 qemu_pid=
 ended=$(date +%s.%N)
+
+if [[ -n ${RESIZED_VM_RESULTS:-} && -d $exchange/results ]]; then
+    cp -R "$exchange/results/." "$RESIZED_VM_RESULTS"
+fi
 
 [[ -f $exchange/output ]] && cat "$exchange/output"
 {

@@ -1,5 +1,6 @@
 #include "cgroup_limits.h"
 
+#include "support/cgroup_hierarchy.h"
 #include "support/cgroup_v1.h"
 
 #include <unistd.h>
@@ -13,6 +14,16 @@ namespace resized::integration
 
 CgroupLimits CgroupLimits::read(const std::filesystem::path& cgroupPath)
 {
+    if (unifiedCgroupHierarchy())
+    {
+        const CpuMax cpuMax = readCpuMax(cgroupPath);
+        return {
+            .cpuQuotaUs = cpuMax.quotaUs ? static_cast<std::int64_t>(*cpuMax.quotaUs) : -1,
+            .cpuPeriodUs = static_cast<std::int64_t>(cpuMax.periodUs),
+            .memoryLimit = readMemoryMax(cgroupPath).value_or(unlimitedMemoryReading()),
+            .cpus = cpusOf(cgroupPath),
+        };
+    }
     const CgroupV1 cgroup(cgroupPath);
     auto unsignedNumber = [&](const char* controller, const char* file) {
         return std::stoull(cgroup.read(controller, file));

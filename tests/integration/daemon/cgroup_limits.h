@@ -9,8 +9,10 @@
 namespace resized::integration
 {
 
-// What a container's v1 cgroup files hold: the truth the daemon's answers are
-// checked against.
+// What a container's cgroup files hold: the truth the daemon's answers are
+// checked against. The fields are v1's; on cgroup v2 (the VM guest) they are
+// read from cpu.max, memory.max and cpuset.cpus.effective, and the soft limit
+// and the shares, which v2 has not, stay 0.
 struct CgroupLimits
 {
     std::int64_t cpuQuotaUs = 0; // -1: no limit

@@ -1,5 +1,6 @@
 #include "container_limits.h"
 
+#include "support/cgroup_hierarchy.h"
 #include "support/cgroup_v1.h"
 
 #include <exception>
@@ -41,6 +42,14 @@ std::optional<Limits> readLimits(const std::filesystem::path& cgroupPath)
     const CgroupV1 cgroup(cgroupPath);
     try
     {
+        if (unifiedCgroupHierarchy())
+        {
+            const CpuMax cpuMax = readCpuMax(cgroupPath);
+            return Limits{
+                .cpuMillis = cpuMax.quotaUs ? *cpuMax.quotaUs * 1000 / cpuMax.periodUs : noLimit,
+                .memoryMax = readMemoryMax(cgroupPath).value_or(noLimit),
+            };
+        }
         const std::int64_t quota = cgroup.readNumber("cpu", "cpu.cfs_quota_us");
         const std::int64_t period = cgroup.readNumber("cpu", "cpu.cfs_period_us");
         const std::int64_t memory = cgroup.readNumber("memory", "memory.limit_in_bytes");

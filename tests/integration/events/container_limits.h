@@ -23,7 +23,7 @@ struct Limits
 
 std::ostream& operator<<(std::ostream& stream, const Limits& limits);
 
-// What the container's v1 cgroup files hold; nullopt while they cannot be
+// What the container's cgroup files (v1 or v2) hold; nullopt while they cannot be
 // read (the cgroup of a restarting container comes and goes). cgroupPath is
 // what `podman inspect` reports as State.CgroupPath.
 std::optional<Limits> readLimits(const std::filesystem::path& cgroupPath);

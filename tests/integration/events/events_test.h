@@ -24,8 +24,9 @@ class EventsTest : public IntegrationTest
 {
   protected:
     // Bounds a wait for the daemon to react to a container event; it only
-    // keeps a broken daemon from hanging the test.
-    static constexpr auto reactionTimeout = std::chrono::seconds(10);
+    // keeps a broken daemon from hanging the test, and leaves room for the
+    // VM tier's emulated guest, many times slower than the host.
+    static constexpr auto reactionTimeout = std::chrono::seconds(60);
     static constexpr auto pollInterval = std::chrono::milliseconds(20);
 
     // What the tests ask for; containers start without limits (or with

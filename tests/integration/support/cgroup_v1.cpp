@@ -1,10 +1,7 @@
 #include "support/cgroup_v1.h"
 
+#include "support/cgroup_hierarchy.h"
 #include "support/wait.h"
-
-#include <fstream>
-#include <iterator>
-#include <stdexcept>
 
 namespace resized::integration
 {
@@ -21,18 +18,7 @@ std::filesystem::path CgroupV1::file(std::string_view controller,
 
 std::string CgroupV1::read(std::string_view controller, std::string_view name) const
 {
-    const auto path = file(controller, name);
-    std::ifstream stream(path);
-    if (!stream)
-    {
-        throw std::runtime_error("cannot open " + path.string());
-    }
-    std::string text{std::istreambuf_iterator<char>(stream), {}};
-    while (!text.empty() && text.back() == '\n')
-    {
-        text.pop_back();
-    }
-    return text;
+    return readCgroupFile(file(controller, name));
 }
 
 std::int64_t CgroupV1::readNumber(std::string_view controller,
