@@ -215,8 +215,11 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
     // Without the static policy only what a static run narrowed is put back.
     if (settings_.policy != core::CpuManagerPolicy::Static && !narrowed)
         return notPlacing();
-    // Its own AllowedCpus, or its slice, are placed with its other limits.
-    if (const auto record = store_.find(name); record && record->holdsAllocation && record->desired.allowedCpus)
+    // Its own AllowedCpus, or its slice, are placed with its other limits:
+    // also while its first change is being written, before it holds them.
+    if (const auto record = store_.find(name);
+        record && record->desired.allowedCpus &&
+        (record->holdsAllocation || record->syncState == core::SyncState::Applying))
         return notPlacing();
     auto& backend = drivers_.forCgroup(cgroupPath);
     core::CpuSet current;
