@@ -165,6 +165,15 @@ int run(const resized::CommandLine& commandLine)
     const auto budget = manager.budget();
     spdlog::info("serving {} (cgroup {}, {} CPU millis and {} bytes allocatable)", kBusName,
                  node.cgroupVersion, budget.capacity.cpuMillis, budget.capacity.memory);
+    // A reserve of the whole node is a typo more often than a wish
+    // ("ReservedCPU=250" for 250m): say so once, where it is set.
+    if (budget.capacity.cpuMillis == 0)
+        spdlog::warn("[Node] ReservedCPU= reserves every CPU of this node: no CPU is allocatable, and every "
+                     "change that asks for CPU will be refused (a value without a unit counts whole CPUs; "
+                     "250m is a quarter of one)");
+    if (budget.capacity.memory == 0)
+        spdlog::warn("[Node] ReservedMemory= reserves all of this node's memory: none is allocatable, and every "
+                     "change that asks for memory will be refused");
     sd_notifyf(0, "READY=1\nSTATUS=Serving %s", kBusName);
     const int status = loop.run();
     sd_notify(0, "STOPPING=1");
