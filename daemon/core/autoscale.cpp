@@ -32,16 +32,27 @@ uint64_t floorOf(const Target& target)
     return std::max<uint64_t>(target.min, 1);
 }
 
+// The HPA's tolerance test, operation for operation, so that a case on the
+// boundary falls where it falls there: the utilization is a whole percent,
+// truncated (metrics/utilization.go: int32(usage × 100 / request)), its
+// ratio to the target a float64, and the tolerance a closed interval around
+// 1 (replica_calculator.go, Tolerances.isWithin). Exact arithmetic would
+// scale at 970 of 1000 with a tolerance of 0.03, where the HPA keeps 1000.
+bool withinTolerance(double ratio, double tolerance)
+{
+    return 1.0 - tolerance <= ratio && ratio <= 1.0 + tolerance;
+}
+
 uint64_t recommend(uint64_t current, uint64_t usage, uint32_t utilizationPercent, double tolerance)
 {
-    // |usage / (current × utilization / 100) − 1| ≤ tolerance, multiplied out
-    // so that no division rounds.
-    const Wide target = Wide{current} * utilizationPercent;
-    const Wide demand = Wide{usage} * 100;
-    const Wide deviation = demand > target ? demand - target : target - demand;
-    if (static_cast<long double>(deviation) <= tolerance * static_cast<long double>(target))
-        return current;
-    return saturated(ceilDiv(demand, utilizationPercent));
+    // A limit of 0 has no utilization to be near the target: any usage is
+    // too much for it.
+    if (current > 0) {
+        const Wide utilization = Wide{usage} * 100 / current;
+        if (withinTolerance(static_cast<double>(utilization) / utilizationPercent, tolerance))
+            return current;
+    }
+    return saturated(ceilDiv(Wide{usage} * 100, utilizationPercent));
 }
 
 // The current limit, moved just far enough to lie between the lowest
@@ -62,31 +73,57 @@ uint64_t stabilize(uint64_t current, uint64_t recommendation, const Policy& poli
     return std::clamp(current, lowestRecent, highestRecent);
 }
 
+// Signed: a period start may lie below 0 (below).
+using Signed = __int128;
+
 // The limit as it was when the period began: every change made inside the
-// period, up or down, is undone.
-uint64_t periodStart(uint64_t current, const std::vector<ScaleEvent>& events, Micros period, Micros now)
+// period, up or down, is undone. As the HPA's periodStartReplicas, it is
+// not stopped at 0: after someone lowered the limit below what the
+// autoscaler added inside the period, that growth still counts, and no more
+// is allowed until it leaves the period.
+Signed periodStart(uint64_t current, const std::vector<ScaleEvent>& events, Micros period, Micros now)
 {
-    __int128 start = current;
+    Signed start = current;
     for (const auto& event : events)
         if (event.at > now - period)
-            start += static_cast<__int128>(event.from) - static_cast<__int128>(event.to);
-    return start <= 0 ? 0 : saturated(static_cast<Wide>(start));
+            start += static_cast<Signed>(event.from) - static_cast<Signed>(event.to);
+    return start;
+}
+
+// ceil(amount × percent / 100); division truncates towards 0, which for a
+// negative amount is already up.
+Signed percentOf(Signed amount, uint64_t percent)
+{
+    const Signed product = amount * static_cast<Signed>(percent);
+    return product >= 0 ? (product + 99) / 100 : product / 100;
 }
 
 // Rounds up: growing by a percentage of a small limit must still grow it.
-uint64_t grown(uint64_t start, const RatePolicy& rate)
+Signed grown(Signed start, const RatePolicy& rate)
 {
-    const Wide growth = rate.kind == RateKind::Percent ? ceilDiv(Wide{start} * rate.value, 100) : Wide{rate.value};
-    return saturated(start + growth);
+    return start + (rate.kind == RateKind::Percent ? percentOf(start, rate.value) : Signed{rate.value});
 }
 
-uint64_t shrunk(uint64_t start, const RatePolicy& rate)
+Signed shrunk(Signed start, const RatePolicy& rate)
 {
     // Any share of no limit at all is still no limit: from there, anything goes.
-    if (start == kUnbounded)
+    if (start >= Signed{kUnbounded})
         return 0;
-    const Wide cut = rate.kind == RateKind::Percent ? ceilDiv(Wide{start} * rate.value, 100) : Wide{rate.value};
-    return cut >= start ? 0 : static_cast<uint64_t>(start - cut);
+    return start - (rate.kind == RateKind::Percent ? percentOf(start, rate.value) : Signed{rate.value});
+}
+
+// The proposal of each rate policy from its period's start, chosen among as
+// `select` says; nullopt when no policy proposes anything.
+template <typename Propose>
+std::optional<Signed> selected(uint64_t current, const Rules& rules, const History& history, Micros now,
+                               bool largestValue, Propose propose)
+{
+    std::optional<Signed> chosen;
+    for (const auto& rate : rules.policies) {
+        const Signed proposed = propose(periodStart(current, history.events, rate.period, now), rate);
+        chosen = !chosen ? proposed : largestValue ? std::max(*chosen, proposed) : std::min(*chosen, proposed);
+    }
+    return chosen;
 }
 
 // The highest value the scale-up policies allow now; never below `current`,
@@ -95,12 +132,8 @@ uint64_t scaleUpLimit(uint64_t current, const Rules& rules, const History& histo
 {
     if (rules.select == Select::Disabled)
         return current;
-    uint64_t limit = rules.select == Select::Max ? 0 : kUnbounded;
-    for (const auto& rate : rules.policies) {
-        const uint64_t proposed = grown(periodStart(current, history.events, rate.period, now), rate);
-        limit = rules.select == Select::Max ? std::max(limit, proposed) : std::min(limit, proposed);
-    }
-    return std::max(limit, current);
+    const auto limit = selected(current, rules, history, now, rules.select == Select::Max, grown);
+    return limit && *limit > Signed{current} ? saturated(static_cast<Wide>(*limit)) : current;
 }
 
 // The lowest value the scale-down policies allow now; never above `current`.
@@ -109,12 +142,10 @@ uint64_t scaleDownLimit(uint64_t current, const Rules& rules, const History& his
 {
     if (rules.select == Select::Disabled)
         return current;
-    uint64_t limit = rules.select == Select::Max ? kUnbounded : 0;
-    for (const auto& rate : rules.policies) {
-        const uint64_t proposed = shrunk(periodStart(current, history.events, rate.period, now), rate);
-        limit = rules.select == Select::Max ? std::min(limit, proposed) : std::max(limit, proposed);
-    }
-    return std::min(limit, current);
+    const auto limit = selected(current, rules, history, now, rules.select == Select::Min, shrunk);
+    if (!limit || *limit >= Signed{current})
+        return current;
+    return *limit <= 0 ? 0 : static_cast<uint64_t>(*limit);
 }
 
 Decision limitScaleUp(Decision decision, uint64_t current, const Target& target, const Policy& policy,
@@ -139,8 +170,7 @@ Decision limitScaleDown(Decision decision, uint64_t current, const Target& targe
     return decision;
 }
 
-// The bounds win over everything, as in the HPA, which moves a count found
-// outside them straight to the nearest bound.
+// The bounds win over every decision.
 Decision withinBounds(Decision decision, const Target& target)
 {
     if (decision.value > target.max)
@@ -262,10 +292,8 @@ std::string_view conditionName(Condition condition)
 
 uint64_t recommendFromMetric(uint64_t current, double value, const MetricTarget& metric, double tolerance)
 {
-    const long double ratio = metric.direction == Direction::LowerIsBetter
-                                  ? static_cast<long double>(value) / metric.target
-                                  : static_cast<long double>(metric.target) / value;
-    if (std::fabs(ratio - 1) <= tolerance)
+    const double ratio = metric.direction == Direction::LowerIsBetter ? value / metric.target : metric.target / value;
+    if (withinTolerance(ratio, tolerance))
         return current;
     const long double wanted = std::ceil(static_cast<long double>(current) * ratio);
     return wanted >= static_cast<long double>(kUnbounded) ? kUnbounded : static_cast<uint64_t>(wanted);
@@ -287,6 +315,15 @@ Decision decide(uint64_t current, std::optional<uint64_t> usage, const Target& t
         const uint64_t start = saturated(ceilDiv(Wide{*usage} * 100, target.utilizationPercent));
         return withinBounds({start, start, Condition::DesiredWithinRange}, target);
     }
+
+    // A limit found outside the bounds goes straight to the nearest one,
+    // with neither recommendation, stabilisation nor rates, as the HPA moves
+    // a replica count (horizontal.go, reconcileAutoscaler): growing 7 to a
+    // minimum of 12 at the rate would stop at 14 first.
+    if (effective > target.max)
+        return {target.max, target.max, Condition::AtMax};
+    if (effective < floorOf(target))
+        return {floorOf(target), floorOf(target), Condition::AtMin};
 
     std::optional<uint64_t> recommendation;
     bool missing = byUtilization && !usage;

@@ -140,7 +140,10 @@ std::string_view conditionName(Condition condition);
 
 struct Decision {
     // ceil(usage × 100 / utilization), or `current` while the utilization
-    // is within the tolerance of the target: what remember() records.
+    // is within the tolerance of the target (the HPA's test: a whole
+    // percent, truncated, and 1 − tolerance ≤ utilization / target ≤
+    // 1 + tolerance in doubles): what remember() records. The bound itself
+    // for a limit found outside the bounds.
     uint64_t recommendation = 0;
     // What the limit should be now.
     uint64_t value = 0;
@@ -151,11 +154,13 @@ struct Decision {
 // back; kUnbounded counts as target.max. `usage` is nullopt when the
 // sample is missing or stale: then nothing is recommended and the limit only
 // moves into the bounds if it lies outside them (the HPA never scales on
-// metrics it lacks). Order as horizontal.go: recommendation and tolerance,
+// metrics it lacks). A limit outside the bounds goes straight to the
+// nearest bound, as horizontal.go moves a replica count outside them,
+// before anything else. Otherwise, in its order: recommendation and tolerance,
 // stabilisation (up to the lowest recommendation of the up-window, down to
 // the highest of the down-window, both including this one), then the rate
 // policies (period start = current − increases + decreases inside the
-// period; Percent rounds up when growing, down when shrinking; Absolute
+// period, below 0 if need be, as the HPA's; Percent rounds up when growing, down when shrinking; Absolute
 // adds or subtracts the value) and the bounds.
 //
 // `metrics` are the policy's metrics of this resource, each with its value

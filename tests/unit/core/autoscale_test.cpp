@@ -1,5 +1,6 @@
 #include "core/autoscale.h"
 
+#include <algorithm>
 #include <gtest/gtest.h>
 #include <optional>
 #include <ostream>
@@ -123,7 +124,10 @@ void replay(const RateReplay& test)
     const Policy policy = exactPolicy(test.scaleUp.value_or(hpaDefaultUp()), test.scaleDown.value_or(hpaDefaultDown()));
     const Decision decision =
         decide(test.current, test.desired, bounds(test.min, test.max), policy, History{{}, test.events}, kNow);
-    EXPECT_EQ(decision.recommendation, test.desired);
+    // A current count outside the bounds is moved to the bound before
+    // anything is recommended (horizontal.go, reconcileAutoscaler).
+    const bool outside = test.current > test.max || test.current < std::max<uint64_t>(test.min, 1);
+    EXPECT_EQ(decision.recommendation, outside ? test.expected : test.desired);
     EXPECT_EQ(outcomeOf(decision), (Outcome{test.expected, test.condition}));
 }
 
@@ -340,9 +344,35 @@ TEST(AutoscaleRecommendation, ToleranceKeepsTheCurrentLimitInclusively)
     const Target half{50, 1, kUnbounded};  // usage 500 is on target for a limit of 1000
     EXPECT_EQ(decide(1000, 550, half, policy, {}, kNow).recommendation, 1000u);
     EXPECT_EQ(decide(1000, 450, half, policy, {}, kNow).recommendation, 1000u);
-    EXPECT_EQ(decide(1000, 551, half, policy, {}, kNow).recommendation, 1102u);
+    // 551 is a utilization of 55 %, truncated as the HPA does: still within.
+    EXPECT_EQ(decide(1000, 559, half, policy, {}, kNow).recommendation, 1000u);
+    EXPECT_EQ(decide(1000, 561, half, policy, {}, kNow).recommendation, 1122u);
     EXPECT_EQ(decide(1000, 449, half, policy, {}, kNow).recommendation, 898u);
     EXPECT_EQ(decided(1000, 550, half, policy), (Outcome{1000, Condition::DesiredWithinRange}));
+}
+
+// replica_calculator.go: utilization = int32(usage × 100 / request), ratio
+// = float64(utilization) / float64(target), kept while 1 − tolerance ≤
+// ratio ≤ 1 + tolerance, all in doubles. At a boundary the rounding of the
+// doubles decides, so each side of each boundary is pinned here.
+TEST(AutoscaleRecommendation, ToleranceDecidesAtBoundariesAsTheHpa)
+{
+    Policy policy = exactPolicy();
+    policy.tolerance = 0.03;
+    const Target full{100, 1, kUnbounded};
+    // The case: 97 % of the target with a tolerance of 0.03 is kept.
+    EXPECT_EQ(decide(1000, 970, full, policy, {}, kNow).recommendation, 1000u);
+    EXPECT_EQ(decide(1000, 969, full, policy, {}, kNow).recommendation, 969u);
+    EXPECT_EQ(decide(1000, 1039, full, policy, {}, kNow).recommendation, 1000u);
+    EXPECT_EQ(decide(1000, 1040, full, policy, {}, kNow).recommendation, 1040u);
+    // Exactly 1 + tolerance in doubles: 1.0 + 0.1 is above 1.1, so 110 % of
+    // the target is kept, and 90 % as well.
+    policy.tolerance = 0.1;
+    EXPECT_EQ(decide(1000, 1100, full, policy, {}, kNow).recommendation, 1000u);
+    EXPECT_EQ(decide(1000, 900, full, policy, {}, kNow).recommendation, 1000u);
+    EXPECT_EQ(decide(1000, 899, full, policy, {}, kNow).recommendation, 899u);
+    // A limit of 0 has no utilization; it lies below every minimum.
+    EXPECT_EQ(decided(0, 5, full, policy), (Outcome{1, Condition::AtMin}));
 }
 
 TEST(AutoscaleRecommendation, ExactForLargeByteCountsAndSaturating)
@@ -378,6 +408,23 @@ TEST(AutoscaleRate, ScaleDownPeriodStartCountsAnEarlierIncrease)
     // Raised 1000 → 1200 inside the period: 10 % down from 1000 is 900.
     const History raised{{}, {{kNow - seconds(10), 1000, 1200}}};
     EXPECT_EQ(decided(1200, 100, kAnyLimit, policy, raised), (Outcome{900, Condition::ScaleDownLimit}));
+}
+
+// The HPA's periodStartReplicas is signed: after the autoscaler raised the
+// limit 100 → 1000 inside the period and someone set it to 50 outside
+// resized, the period "started" at 50 − 900 = −850, and growth is measured
+// from there. Clamped at 0, an absolute rate of 1000 would allow 1000.
+TEST(AutoscaleRate, PeriodStartBelowZeroAllowsNoMoreGrowthThanTheHpa)
+{
+    const History raised{{}, {{kNow - seconds(30), 100, 1000}}};
+    const Policy absoluteRate = exactPolicy({Micros{0}, {absolute(1000, k60s)}, Select::Max});
+    EXPECT_EQ(decided(50, 5000, kAnyLimit, absoluteRate, raised), (Outcome{150, Condition::ScaleUpLimit}));
+    // A percentage of a negative start is negative: no growth at all.
+    const Policy percentRate = exactPolicy({Micros{0}, {percent(100, k60s)}, Select::Max});
+    EXPECT_EQ(decided(50, 5000, kAnyLimit, percentRate, raised), (Outcome{50, Condition::ScaleUpLimit}));
+    // Shrinking from a negative start, the rate allows anything.
+    const Policy downRate = exactPolicy(unlimitedUp(), {Micros{0}, {percent(10, k60s)}, Select::Max});
+    EXPECT_EQ(decided(50, 10, kAnyLimit, downRate, raised), (Outcome{10, Condition::DesiredWithinRange}));
 }
 
 TEST(AutoscaleRate, SelectPolicyInBothDirections)
@@ -419,6 +466,21 @@ TEST(AutoscaleBounds, MaxAndMinWinOverTheRates)
     // Recommendation equal to the current limit, which lies outside.
     EXPECT_EQ(decided(2000, 2000, target, policy), (Outcome{1000, Condition::AtMax}));
     EXPECT_EQ(decided(50, 50, target, policy), (Outcome{100, Condition::AtMin}));
+}
+
+// horizontal.go, reconcileAutoscaler: a count outside the bounds becomes
+// the bound, without a recommendation, stabilization or rates.
+TEST(AutoscaleBounds, OutsideTheBoundsGoesStraightToTheBound)
+{
+    // Growth at the rate alone (+100 % of 7) would stop at 14.
+    const Policy policy = exactPolicy({Micros{0}, {percent(100, k60s)}, Select::Max});
+    EXPECT_EQ(decided(7, 18, bounds(12, 100), policy), (Outcome{12, Condition::AtMin}));
+    EXPECT_EQ(decided(7, 2, bounds(12, 100), policy), (Outcome{12, Condition::AtMin}));
+    // A scale-up window would hold 150 at the lowest recent recommendation.
+    Policy held = exactPolicy({minutes(5), {percent(100, k60s)}, Select::Max});
+    const History past{{{kNow - minutes(1), 10}}, {}};
+    EXPECT_EQ(decided(150, 500, bounds(1, 100), held, past), (Outcome{100, Condition::AtMax}));
+    EXPECT_EQ(decide(150, 500, bounds(1, 100), held, past, kNow).recommendation, 100u);
 }
 
 TEST(AutoscaleBounds, WithoutALimitTheFirstOneComesFromTheUsage)
