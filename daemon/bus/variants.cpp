@@ -148,6 +148,10 @@ Dictionary encodeAutoscaleStatus(const service::AutoscaleStatus& status)
     for (const auto& [key, figure] : figures)
         if (figure)
             dictionary.emplace(key, sdbus::Variant(*figure));
+    for (const auto& [key, condition] :
+         {std::pair{"CpuCondition", &status.cpuCondition}, std::pair{"MemoryCondition", &status.memoryCondition}})
+        if (!condition->empty())
+            dictionary.emplace(key, sdbus::Variant(*condition));
     if (!status.metrics.empty()) {
         dictionary.emplace("Metrics", sdbus::Variant(status.metrics));
         dictionary.emplace("MetricsAgeUSec", sdbus::Variant(status.metricsAgeUsec));

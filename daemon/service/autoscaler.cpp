@@ -344,7 +344,7 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
                   {kMemory, memory,
                    record.actual.memoryMax.value_or(core::kUnlimited), status.memoryWorkingSet,
                    readings(watched, autoscale::MetricResource::Memory), watched.memory, status.memoryRecommendation,
-                   change.request.memoryMax},
+                   status.memoryCondition, change.request.memoryMax},
                   oomKilled, at, change);
     }
     // A slice has no quota: its CPUs are its limit, and a change of it is a
@@ -356,7 +356,7 @@ void Autoscaler::decide(const std::string& workload, Watched& watched, const sto
                   {kCpu, withinNode(*watched.policy.cpu, capacity.cpuMillis, core::kMinCpuMillis),
                    slice > 0 ? slice * 1000 : record.actual.cpuMillis.value_or(core::kUnlimited),
                    status.cpuUsageMillis, readings(watched, autoscale::MetricResource::Cpu), watched.cpu,
-                   status.cpuRecommendationMillis, change.request.cpuMillis},
+                   status.cpuRecommendationMillis, status.cpuCondition, change.request.cpuMillis},
                   false, at, change);
         if (slice > 0 && change.request.cpuMillis) {
             const uint64_t cpus = std::max<uint64_t>(1, (*change.request.cpuMillis + 999) / 1000);
@@ -409,6 +409,7 @@ void Autoscaler::decideOne(const std::string& workload, Watched& watched, const 
             remember(workload, watched.policy, resource.name, resource.history, {at, decision.recommendation});
         value = decision.value;
         change.conditions.push_back(decision.condition);
+        resource.condition = autoscale::conditionName(decision.condition);
     }
     // Still without a limit (waiting for the usage its first comes from):
     // nothing decided yet.

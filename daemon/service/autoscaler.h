@@ -29,7 +29,12 @@ struct AutoscaleStatus {
     std::optional<uint64_t> memoryRecommendation;
     // A core::autoscale::Condition's name, or "Deferred" while admission
     // makes the change wait for capacity; "" before the first decision.
+    // With both resources scaled, the more pressing of theirs.
     std::string condition;
+    // Each resource's own core::autoscale::Condition, so that a CPU held
+    // by its rate is not hidden behind a memory at its minimum.
+    std::string cpuCondition;
+    std::string memoryCondition;
     uint64_t lastScaleUsec = 0;
     // The application metrics last reported (ReportMetrics), and how long
     // ago, at the time of the view.
@@ -152,6 +157,7 @@ private:
         std::vector<core::autoscale::MetricReading> metrics;
         core::autoscale::History& history;
         std::optional<uint64_t>& recommendation;  // the status'
+        std::string& condition;                   // the status'
         std::optional<uint64_t>& requested;       // the change's
     };
     // What one decision asks for, and why.

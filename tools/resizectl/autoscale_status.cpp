@@ -62,6 +62,13 @@ std::string formatAutoscaleBlock(const std::string& workload, const autoscale::P
     add("Memory recommendation", "MemoryRecommendation", formatMemory);
     if (const auto condition = find<std::string>(autoscaleStatus, "Condition"))
         fields.emplace_back("Condition", *condition);
+    // With one resource scaled, its own condition is the one above.
+    const auto cpuCondition = find<std::string>(autoscaleStatus, "CpuCondition");
+    const auto memoryCondition = find<std::string>(autoscaleStatus, "MemoryCondition");
+    if (cpuCondition && memoryCondition) {
+        fields.emplace_back("CPU condition", *cpuCondition);
+        fields.emplace_back("Memory condition", *memoryCondition);
+    }
     if (const auto lastScale = find<uint64_t>(autoscaleStatus, "LastScaleUSec"))
         fields.emplace_back("Last scaled", formatTimestamp(*lastScale, now));
     return formatFieldBlock(workload, fields);

@@ -373,6 +373,31 @@ TEST_F(AutoscaleTest, ABadPolicyOrAnUnknownWorkloadIsRefusedAndChangesNothing)
     EXPECT_NO_THROW(client().removeAutoscalePolicy(idle.name()));
 }
 
+// Each resource says why it is where it is: a CPU held by its rate is not
+// hidden behind a memory at its minimum, which `Condition` alone shows.
+TEST_F(AutoscaleTest, EachResourceHasItsOwnCondition)
+{
+    const ScopedContainer busy(podman(), containerName("busy"), {}, busyLoop);
+    client().updateResources(busy.name(), ResourceValues{.cpuMillis = 100, .memoryMax = 512 * mebibyte});
+    client().setAutoscalePolicy(
+        busy.name(), {{"CpuTargetUtilization", sdbus::Variant(std::uint32_t{50})},
+                      {"MemoryTargetUtilization", sdbus::Variant(std::uint32_t{80})},
+                      {"IntervalUSec", sdbus::Variant(usec(200ms))},
+                      {"ScaleDownStabilizationUSec", sdbus::Variant(usec(1s))},
+                      {"ScaleUpPolicies", sdbus::Variant(RatePolicies{{"Percent", 10, usec(600s)}})}});
+
+    ASSERT_TRUE(waitUntil([&] { return actual(busy.name()).memoryMax == 250 * mebibyte; }, 30s))
+        << actual(busy.name());
+    // The busy loop wants twice its 100m; 10 % a period allows 110m.
+    ASSERT_TRUE(waitUntil(
+        [&] { return entryOf<std::string>(autoscaleStatus(busy.name()), "CpuCondition") == "ScaleUpLimit"; }, 30s))
+        << actual(busy.name());
+    const Dictionary status = autoscaleStatus(busy.name());
+    EXPECT_EQ(entryOf<std::string>(status, "MemoryCondition"), "AtMin");
+    EXPECT_EQ(entryOf<std::string>(status, "Condition"), "AtMin");
+    EXPECT_EQ(actual(busy.name()).cpuMillis, 110U);
+}
+
 // Memory that cannot be starved: an idle container's memory falls to the
 // default minimum (250 MiB, VPA's), not to what its shell uses, and never
 // below its peak working set over the window plus 15 %.

@@ -198,6 +198,8 @@ TEST_F(AutoscaleBlock, ShowsThePolicyThenWhatTheAutoscalerSaw)
         {"CpuRecommendationMillis", sdbus::Variant(uint64_t{500})},
         {"MemoryWorkingSet", sdbus::Variant(uint64_t{300 * kMi})},
         {"Condition", sdbus::Variant(std::string("ScaleDownStabilized"))},
+        {"CpuCondition", sdbus::Variant(std::string("ScaleUpLimit"))},
+        {"MemoryCondition", sdbus::Variant(std::string("ScaleDownStabilized"))},
         {"LastScaleUSec", sdbus::Variant(kLastScaleUSec)},
     };
 
@@ -214,6 +216,8 @@ TEST_F(AutoscaleBlock, ShowsThePolicyThenWhatTheAutoscalerSaw)
               "    CPU recommendation: 500m\n"
               "    Memory working set: 300Mi\n"
               "             Condition: ScaleDownStabilized\n"
+              "         CPU condition: ScaleUpLimit\n"
+              "      Memory condition: ScaleDownStabilized\n"
               "           Last scaled: Thu 2024-01-04 10:00:00 UTC; 3min ago\n");
 }
 
