@@ -17,24 +17,47 @@ void check(int rc, const char* what)
         throw std::runtime_error(std::string(what) + ": " + std::to_string(-rc));
 }
 
+// Runs a source's callback for sd-event: an exception must not unwind
+// through its C frames.
+template <typename Function, typename... Arguments>
+int guarded(const char* what, const Function& callback, Arguments... arguments)
+{
+    try {
+        callback(arguments...);
+    } catch (const std::exception& error) {
+        spdlog::error("{} failed: {}", what, error.what());
+    }
+    return 0;
+}
+
+// Hands a source's state to sd-event, which frees it with the source,
+// whether it fired or was cancelled.
+template <typename State>
+EventSource owning(sd_event_source* source, std::unique_ptr<State> state)
+{
+    sd_event_source_set_destroy_callback(source, [](void* userdata) { delete static_cast<State*>(userdata); });
+    state.release();
+    return EventSource(source);
+}
+
 }  // namespace
 
-// Owns the callback of one timer; freed by sd-event's destroy callback when
-// the source goes, whether it fired or was cancelled.
 struct EventLoop::TimerState {
     Callback callback;
 
     static int fire(sd_event_source*, uint64_t, void* userdata)
     {
-        try {
-            static_cast<TimerState*>(userdata)->callback();
-        } catch (const std::exception& error) {
-            // An exception must not unwind through sd-event's C frames.
-            spdlog::error("timer failed: {}", error.what());
-        }
-        return 0;
+        return guarded("timer", static_cast<TimerState*>(userdata)->callback);
     }
-    static void destroy(void* userdata) { delete static_cast<TimerState*>(userdata); }
+};
+
+struct EventLoop::IoState {
+    std::function<void(uint32_t)> callback;
+
+    static int fire(sd_event_source*, int, uint32_t events, void* userdata)
+    {
+        return guarded("watching a file", static_cast<IoState*>(userdata)->callback, events);
+    }
 };
 
 EventLoop::EventLoop()
@@ -72,9 +95,15 @@ EventSource EventLoop::addTimer(uint64_t usec, uint64_t accuracyUsec, bool relat
                  : sd_event_add_time(event_, &source, CLOCK_MONOTONIC, usec, accuracyUsec, &TimerState::fire,
                                      state.get());
     check(result, "sd_event_add_time");
-    sd_event_source_set_destroy_callback(source, &TimerState::destroy);
-    state.release();
-    return EventSource(source);
+    return owning(source, std::move(state));
+}
+
+EventSource EventLoop::watch(int fd, uint32_t events, std::function<void(uint32_t)> callback)
+{
+    auto state = std::make_unique<IoState>(IoState{std::move(callback)});
+    sd_event_source* source = nullptr;
+    check(sd_event_add_io(event_, &source, fd, events, &IoState::fire, state.get()), "sd_event_add_io");
+    return owning(source, std::move(state));
 }
 
 void EventLoop::onSignal(int signal, Callback callback)

@@ -46,6 +46,10 @@ public:
     [[nodiscard]] EventSource at(std::chrono::steady_clock::time_point deadline, std::chrono::microseconds accuracy,
                                  Callback callback);
 
+    // Calls `callback` with the events epoll reports for `fd` (EPOLLPRI,
+    // EPOLLERR, ...) while the returned source lives; `fd` must outlive it.
+    [[nodiscard]] EventSource watch(int fd, uint32_t events, std::function<void(uint32_t)> callback);
+
     // Blocks `signal` for the process and calls `callback` from the loop when
     // it arrives. Lives as long as the loop.
     void onSignal(int signal, Callback callback);
@@ -58,6 +62,7 @@ public:
 
 private:
     struct TimerState;
+    struct IoState;
     EventSource addTimer(uint64_t usec, uint64_t accuracyUsec, bool relative, Callback callback);
     sd_event* event_ = nullptr;
     std::vector<EventSource> permanentSources_;
