@@ -99,7 +99,11 @@ std::optional<std::string> readFileIfExists(const std::filesystem::path& path)
 
 void writeFile(const std::filesystem::path& path, std::string_view content)
 {
-    const auto file = openFile(path, O_WRONLY | O_TRUNC);
+    writeFile(openFile(path, O_WRONLY | O_TRUNC), path, content);
+}
+
+void writeFile(const FileDescriptor& file, const std::filesystem::path& path, std::string_view content)
+{
     ssize_t count;
     do
         count = write(file.get(), content.data(), content.size());

@@ -40,6 +40,8 @@ std::optional<std::string> readFileIfExists(const std::filesystem::path& path);
 // Writes `content` with a single write(2): the kernel parses each write to a
 // cgroup file as one value, so a split write would set a wrong one.
 void writeFile(const std::filesystem::path& path, std::string_view content);
+// The same through a file already open (`path` names it in errors).
+void writeFile(const FileDescriptor& file, const std::filesystem::path& path, std::string_view content);
 
 // The directory of `cgroup` (as the runtime reports it, "/a/b") under
 // `root`. Throws CgroupError for a path that holds "..", a NUL, or that leaves

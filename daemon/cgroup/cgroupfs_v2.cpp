@@ -1,5 +1,7 @@
 #include "cgroup/cgroupfs_v2.h"
 
+#include <fcntl.h>
+
 #include <cerrno>
 
 #include "cgroup/cgroup_files.h"
@@ -100,6 +102,24 @@ UsageFiles CgroupfsV2Backend::openUsage(const std::string& cgroup) const
     files.addPressure(dir / "cpu.pressure", &Usage::cpuPressure);
     files.addPressure(dir / "memory.pressure", &Usage::memoryPressure);
     return files;
+}
+
+std::optional<FileDescriptor> CgroupfsV2Backend::armPressureTrigger(const std::string& cgroup,
+                                                                    PressureResource resource,
+                                                                    std::chrono::microseconds threshold,
+                                                                    std::chrono::microseconds window) const
+{
+    const auto file = directory(cgroup) / (resource == PressureResource::Cpu ? "cpu.pressure" : "memory.pressure");
+    try {
+        auto trigger = openFile(file, O_RDWR | O_NONBLOCK);
+        writeFile(trigger, file, "some " + std::to_string(threshold.count()) + " " + std::to_string(window.count()));
+        return trigger;
+    } catch (const CgroupError& error) {
+        // No file (a kernel without PSI per cgroup), or PSI booted off.
+        if (error.error() == ENOENT || error.error() == EOPNOTSUPP)
+            return std::nullopt;
+        throw;
+    }
 }
 
 void CgroupfsV2Backend::reclaim(const std::string& cgroup, uint64_t bytes)

@@ -17,6 +17,9 @@ public:
     void write(const std::string& cgroup, const core::Resources& limits) override;
     uint64_t memoryUsage(const std::string& cgroup) const override;
     UsageFiles openUsage(const std::string& cgroup) const override;
+    std::optional<FileDescriptor> armPressureTrigger(const std::string& cgroup, PressureResource resource,
+                                                     std::chrono::microseconds threshold,
+                                                     std::chrono::microseconds window) const override;
     void reclaim(const std::string& cgroup, uint64_t bytes) override;
     core::CpuSet parentCpus(const std::string& cgroup) const override;
     core::CpuSet parentMemoryNodes(const std::string& cgroup) const override;

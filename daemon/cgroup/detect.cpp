@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "cgroup/cgroup_files.h"
 #include "cgroup/cgroupfs_v1.h"
 #include "cgroup/cgroupfs_v2.h"
 
@@ -19,6 +20,19 @@ CgroupVersion detectCgroupVersion(const std::filesystem::path& root)
         throw CgroupError("statfs " + root.string() + ": " + std::strerror(error), error);
     }
     return filesystem.f_type == CGROUP2_SUPER_MAGIC ? CgroupVersion::V2 : CgroupVersion::V1;
+}
+
+std::optional<std::string> pressureUnavailable(const std::filesystem::path& root)
+{
+    if (detectCgroupVersion(root) == CgroupVersion::V1)
+        return std::string("cgroup v1 keeps no pressure stall information (PSI) per cgroup; it needs cgroup v2");
+    try {
+        readFile("/proc/pressure/cpu");
+        return std::nullopt;
+    } catch (const CgroupError&) {
+        // Missing without CONFIG_PSI; EOPNOTSUPP when booted with psi=0.
+        return std::string("the kernel keeps no pressure stall information (PSI): boot it with psi=1");
+    }
 }
 
 std::string_view versionName(CgroupVersion version)

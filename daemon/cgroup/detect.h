@@ -2,6 +2,8 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 
 #include "cgroup/limits_backend.h"
@@ -20,6 +22,10 @@ CgroupVersion detectCgroupVersion(const std::filesystem::path& root = kDefaultCg
 
 // "v1" or "v2", as the CgroupVersion property reports it.
 std::string_view versionName(CgroupVersion version);
+
+// Why the cgroups under `root` tell no pressure stalls (PSI) of their own,
+// for an error that names it; nullopt when they do.
+std::optional<std::string> pressureUnavailable(const std::filesystem::path& root = kDefaultCgroupRoot);
 
 // The cgroupfs backend for the layout found at `root`.
 std::unique_ptr<LimitsBackend> makeCgroupfsBackend(const std::filesystem::path& root = kDefaultCgroupRoot);

@@ -21,6 +21,7 @@ public:
     ~DriverSelector();
 
     LimitsBackend& forCgroup(const std::string& cgroup);
+    const std::filesystem::path& root() const { return root_; }
 
 private:
     std::filesystem::path root_;

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -8,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cgroup/cgroup_files.h"
 #include "core/cpuset.h"
 #include "core/resources.h"
 
@@ -63,6 +65,9 @@ struct Usage {
 
 class UsageFiles;
 
+// The resource a pressure file tells the stalls of.
+enum class PressureResource { Cpu, Memory };
+
 // Reads and writes the limits of one cgroup. A cgroup is named by its path
 // relative to the cgroup root ("/libpod_parent/libpod-<id>"), exactly as the
 // runtime reports it; implementations refuse a path that leaves the root.
@@ -98,6 +103,19 @@ public:
     virtual UsageFiles openUsage(const std::string& cgroup) const = 0;
     // Once: opens the counter files and reads them.
     Usage usage(const std::string& cgroup) const;
+
+    // A PSI trigger on the cgroup's cpu.pressure or memory.pressure
+    // (Documentation/accounting/psi.rst): the descriptor polls POLLPRI once
+    // some task stalled `threshold` within a sliding `window` (500 ms to
+    // 10 s), at most once a window, and POLLERR when the cgroup goes.
+    // nullopt where cgroups have no pressure (v1, PSI off). Throws
+    // CgroupError.
+    virtual std::optional<FileDescriptor> armPressureTrigger(const std::string&, PressureResource,
+                                                             std::chrono::microseconds /*threshold*/,
+                                                             std::chrono::microseconds /*window*/) const
+    {
+        return std::nullopt;
+    }
 
     // Asks the kernel to reclaim `bytes` now (v2 memory.reclaim); a no-op
     // where the kernel has no such knob.

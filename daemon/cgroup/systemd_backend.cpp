@@ -196,6 +196,13 @@ uint64_t SystemdBackend::memoryUsage(const std::string& cgroup) const { return f
 
 UsageFiles SystemdBackend::openUsage(const std::string& cgroup) const { return files_.openUsage(cgroup); }
 
+std::optional<FileDescriptor> SystemdBackend::armPressureTrigger(const std::string& cgroup, PressureResource resource,
+                                                                 std::chrono::microseconds threshold,
+                                                                 std::chrono::microseconds window) const
+{
+    return files_.armPressureTrigger(cgroup, resource, threshold, window);
+}
+
 // memory.reclaim is not a unit property: a one-off request that systemd
 // neither knows nor undoes.
 void SystemdBackend::reclaim(const std::string& cgroup, uint64_t bytes) { files_.reclaim(cgroup, bytes); }

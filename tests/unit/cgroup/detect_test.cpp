@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <string>
+
 #include "temp_directory.h"
 
 namespace resized::cgroup {
@@ -41,6 +44,23 @@ TEST(DetectCgroupVersion, HybridUnifiedMountIsV2)
 TEST(DetectCgroupVersion, MissingRootThrows)
 {
     EXPECT_THROW(detectCgroupVersion("/nonexistent/cgroup"), CgroupError);
+}
+
+TEST(PressureUnavailable, CgroupV1KeepsNoneAndSaysSo)
+{
+    test::TempDirectory dir;
+    const auto why = pressureUnavailable(dir.path());
+    ASSERT_TRUE(why);
+    EXPECT_NE(why->find("cgroup v1"), std::string::npos) << *why;
+    EXPECT_NE(why->find("PSI"), std::string::npos) << *why;
+}
+
+TEST(PressureUnavailable, ThisHost)
+{
+    std::ifstream cpuPressure("/proc/pressure/cpu");
+    std::string line;
+    const bool kept = isCgroup2Mount("/sys/fs/cgroup") && std::getline(cpuPressure, line);
+    EXPECT_EQ(pressureUnavailable().has_value(), !kept) << pressureUnavailable().value_or("");
 }
 
 TEST(VersionName, IsWhatTheBusReports)
