@@ -393,6 +393,8 @@ void ManagerObject::SetAutoscalePolicy(sdbus::Result<>&& result, std::string wor
             // Checked before the workload is looked up: a bad policy is the
             // caller's error whatever the workload.
             auto decoded = decodeAutoscalePolicy(policy);
+            if (auto refused = autoscaler_.refusal(decoded))
+                throw service::ResizeError(service::ErrorCode::InvalidArgument, *refused);
             manager_.status(workload, [this, decoded = std::move(decoded), done = std::move(done)](
                                           const service::UpdateResult& found) {
                 if (const auto* record = std::get_if<store::WorkloadRecord>(&found)) {

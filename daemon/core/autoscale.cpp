@@ -225,12 +225,6 @@ std::string toleranceText(double tolerance)
     return text.str();
 }
 
-bool scaledByMetrics(const Policy& policy, MetricResource resource)
-{
-    return std::any_of(policy.metrics.begin(), policy.metrics.end(),
-                       [resource](const auto& metric) { return metric.second.resource == resource; });
-}
-
 std::optional<std::string> metricInvalidity(const std::string& name, const MetricTarget& metric)
 {
     if (name.empty())
@@ -241,15 +235,34 @@ std::optional<std::string> metricInvalidity(const std::string& name, const Metri
     return std::nullopt;
 }
 
+std::optional<std::string> pressureInvalidity(const char* key, const std::optional<double>& target)
+{
+    // Written so that NaN fails too.
+    if (target && !(*target > 0 && *target <= 100))
+        return std::string(key) + " must be a percent above 0 and at most 100";
+    return std::nullopt;
+}
+
 }  // namespace
+
+bool scaledByMetrics(const Policy& policy, MetricResource resource)
+{
+    return policy.pressureTarget(resource) ||
+           std::any_of(policy.metrics.begin(), policy.metrics.end(),
+                       [resource](const auto& metric) { return metric.second.resource == resource; });
+}
 
 std::optional<std::string> invalidity(const Policy& policy)
 {
     if (!policy.cpu && !policy.memory)
-        return "a policy needs CpuTargetUtilization, MemoryTargetUtilization or Metrics";
+        return "a policy needs CpuTargetUtilization, MemoryTargetUtilization, Metrics or a pressure target";
     for (const auto& [name, metric] : policy.metrics)
         if (auto wrong = metricInvalidity(name, metric))
             return wrong;
+    if (auto wrong = pressureInvalidity("CpuPressureTarget", policy.cpuPressureTarget))
+        return wrong;
+    if (auto wrong = pressureInvalidity("MemoryPressureTarget", policy.memoryPressureTarget))
+        return wrong;
     if (!(policy.cpu && policy.cpu->utilizationPercent == 0 && scaledByMetrics(policy, MetricResource::Cpu)))
         if (auto wrong = targetInvalidity(policy.cpu, kCpuKeys))
             return wrong;

@@ -93,12 +93,26 @@ struct Policy {
     std::map<std::string, MetricTarget> metrics;
     // A reported value older than this is missing.
     Micros metricMaxAge = kDefaultMetricMaxAge;
+    // CpuPressureTarget, MemoryPressureTarget (design.md §1c): the percent
+    // of time some task of the workload may stall for the resource (PSI
+    // `some`), a LowerIsBetter metric of that resource. cgroup v2 only.
+    std::optional<double> cpuPressureTarget;
+    std::optional<double> memoryPressureTarget;
     bool operator==(const Policy&) const = default;
+
+    const std::optional<double>& pressureTarget(MetricResource resource) const
+    {
+        return resource == MetricResource::Cpu ? cpuPressureTarget : memoryPressureTarget;
+    }
 };
+
+// Whether application metrics or a pressure target scale `resource`.
+bool scaledByMetrics(const Policy& policy, MetricResource resource);
 
 // What is wrong with a policy, for io.resized1.Error.InvalidArgument
 // ("CpuMinMillis 800 is above CpuMaxMillis 500"); nullopt when it is sound.
-// Needs at least one target; utilization > 0; 0 < max; min <= max;
+// Needs at least one target (a utilization, a metric or a pressure target;
+// pressure in (0, 100]); utilization > 0; 0 < max; min <= max;
 // interval >= 10 ms; 0 <= tolerance < 1; in each direction at least one rate
 // policy unless its select is Disabled, every one a value > 0 and a period > 0.
 std::optional<std::string> invalidity(const Policy& policy);

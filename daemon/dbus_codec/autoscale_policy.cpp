@@ -163,6 +163,19 @@ Key microsKey(std::string_view name, autoscale::Micros autoscale::Policy::*field
             }};
 }
 
+Key pressureKey(std::string_view name, std::optional<double> autoscale::Policy::*field)
+{
+    return {name,
+            [=](autoscale::Policy& policy, const std::string& key, const sdbus::Variant& value) {
+                policy.*field = valueOf<double>(key, value);
+            },
+            [=](const autoscale::Policy& policy) -> std::optional<sdbus::Variant> {
+                if (!(policy.*field))
+                    return std::nullopt;
+                return sdbus::Variant(*(policy.*field));
+            }};
+}
+
 Key stabilizationKey(std::string_view name, autoscale::Rules autoscale::Policy::*rules)
 {
     return {name,
@@ -234,6 +247,8 @@ const std::vector<Key>& keys()
              return sdbus::Variant(encodeMetrics(policy.metrics));
          }},
         microsKey("MetricMaxAgeUSec", &Policy::metricMaxAge),
+        pressureKey("CpuPressureTarget", &Policy::cpuPressureTarget),
+        pressureKey("MemoryPressureTarget", &Policy::memoryPressureTarget),
     };
     return table;
 }
@@ -262,8 +277,9 @@ autoscale::Policy decodeAutoscalePolicy(const Dictionary& dictionary)
     }
     // A resource scaled by metrics alone has bounds all the same: the
     // defaults, unless the policy names them.
-    for (const auto& [name, metric] : policy.metrics)
-        targetOf(metric.resource == autoscale::MetricResource::Cpu ? policy.cpu : policy.memory);
+    for (const auto resource : {autoscale::MetricResource::Cpu, autoscale::MetricResource::Memory})
+        if (autoscale::scaledByMetrics(policy, resource))
+            targetOf(resource == autoscale::MetricResource::Cpu ? policy.cpu : policy.memory);
     const auto defaultMin = [&](std::optional<autoscale::Target>& target, const char* key, uint64_t value) {
         if (target && !dictionary.contains(key))
             target->min = std::min(value, target->max);

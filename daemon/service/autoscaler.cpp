@@ -1,10 +1,13 @@
 #include "service/autoscaler.h"
 
+#include <sys/epoll.h>
+
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
 
+#include "cgroup/detect.h"
 #include "core/disruption.h"
 #include "service/reconciler.h"
 
@@ -55,8 +58,25 @@ autoscale::Target withinNode(autoscale::Target target, uint64_t capacity, uint64
 
 Autoscaler::Autoscaler(EventLoop& loop, ResourceManager& manager, store::AutoscaleStore& store,
                        cgroup::DriverSelector& drivers, store::StateStore& state)
-    : loop_(loop), manager_(manager), store_(store), state_(state), sampler_(state, drivers)
+    : loop_(loop),
+      manager_(manager),
+      store_(store),
+      state_(state),
+      drivers_(drivers),
+      sampler_(state, drivers),
+      pressureUnavailable_(cgroup::pressureUnavailable(drivers.root()))
 {
+}
+
+std::optional<std::string> Autoscaler::refusal(const autoscale::Policy& policy) const
+{
+    if (!pressureUnavailable_)
+        return std::nullopt;
+    for (const auto& [key, target] : {std::pair{"CpuPressureTarget", &policy.cpuPressureTarget},
+                                      std::pair{"MemoryPressureTarget", &policy.memoryPressureTarget}})
+        if (*target)
+            return std::string(key) + " cannot be followed here: " + *pressureUnavailable_;
+    return std::nullopt;
 }
 
 Autoscaler::~Autoscaler()
@@ -198,7 +218,82 @@ std::vector<core::autoscale::MetricReading> Autoscaler::readings(const Watched& 
         const bool fresh = reported != watched.reported.end() && now - reported->second.at <= watched.policy.metricMaxAge;
         found.push_back({metric, fresh ? std::optional(reported->second.value) : std::nullopt});
     }
+    if (const auto& target = watched.policy.pressureTarget(resource)) {
+        const auto& pressure =
+            resource == autoscale::MetricResource::Cpu ? watched.cpuPressure : watched.memoryPressure;
+        found.push_back({{*target, autoscale::Direction::LowerIsBetter, resource}, pressure.percent});
+    }
     return found;
+}
+
+void Autoscaler::followPressure(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
+                                const cgroup::Usage& usage)
+{
+    const auto now = Clock::now();
+    const std::tuple<PressureWatch&, cgroup::PressureResource, const std::optional<double>&,
+                     const std::optional<cgroup::PressureStall>&>
+        resources[] = {
+            {watched.cpuPressure, cgroup::PressureResource::Cpu, watched.policy.cpuPressureTarget, usage.cpuPressure},
+            {watched.memoryPressure, cgroup::PressureResource::Memory, watched.policy.memoryPressureTarget,
+             usage.memoryPressure},
+        };
+    for (const auto& [pressure, resource, target, stall] : resources) {
+        if (!target) {
+            pressure = {};
+            continue;
+        }
+        // Another cgroup (the container started again) counts from 0.
+        if (pressure.cgroup != record.cgroupPath) {
+            pressure = {};
+            pressure.cgroup = record.cgroupPath;
+        }
+        pressure.percent.reset();
+        if (stall && pressure.someUsec && now > pressure.sampledAt) {
+            const auto elapsed = std::chrono::duration_cast<std::chrono::microseconds>(now - pressure.sampledAt);
+            const double stalled = static_cast<double>(stall->someUsec - std::min(stall->someUsec, *pressure.someUsec));
+            pressure.percent = std::min(100.0, stalled * 100 / static_cast<double>(elapsed.count()));
+        }
+        pressure.someUsec = stall ? std::optional(stall->someUsec) : std::nullopt;
+        pressure.sampledAt = now;
+        if (!pressure.trigger)
+            armTrigger(workload, watched, pressure, resource, *target, record.cgroupPath);
+    }
+}
+
+void Autoscaler::armTrigger(const std::string& workload, Watched& watched, PressureWatch& pressure,
+                            cgroup::PressureResource resource, double target, const std::string& cgroup)
+{
+    // The kernel takes windows of 500 ms to 10 s; one interval is what a
+    // sample would look at.
+    const auto window = std::clamp<std::chrono::microseconds>(watched.policy.interval, std::chrono::milliseconds(500),
+                                                              std::chrono::seconds(10));
+    const auto threshold = std::max<std::chrono::microseconds>(
+        std::chrono::microseconds(static_cast<int64_t>(static_cast<double>(window.count()) * target / 100)),
+        std::chrono::microseconds(1));
+    try {
+        pressure.trigger = drivers_.forCgroup(cgroup).armPressureTrigger(cgroup, resource, threshold, window);
+    } catch (const cgroup::CgroupError& error) {
+        // Sampling still sees the pressure, an interval late.
+        spdlog::warn("{}: no pressure trigger on {}: {}", workload, cgroup, error.what());
+        return;
+    }
+    if (!pressure.trigger)
+        return;
+    pressure.triggered =
+        loop_.watch(pressure.trigger->get(), EPOLLPRI, [this, workload, resource](uint32_t events) {
+            const auto found = watched_.find(workload);
+            if (found == watched_.end())
+                return;
+            auto& watch = resource == cgroup::PressureResource::Cpu ? found->second.cpuPressure
+                                                                     : found->second.memoryPressure;
+            // The cgroup went: the next sample's cgroup gets a trigger anew.
+            if (events & EPOLLERR) {
+                watch = {};
+                return;
+            }
+            spdlog::debug("{}: pressure above the target, sampled at once", workload);
+            tick(workload, found->second);
+        });
 }
 
 std::vector<PublishedRecommendation> Autoscaler::recommendations() const
@@ -308,12 +403,14 @@ UpdateCallback Autoscaler::answerFor(const std::string& workload, std::function<
 
 bool Autoscaler::sampleAndDecide(const std::string& workload, Watched& watched, const store::WorkloadRecord& record)
 {
-    // Throttling and pressure are for the metrics: no decision reads them,
-    // and each is a read more per sample.
+    // Throttling is for the metrics, and pressure too unless a target
+    // reads it: each is a read more per sample.
+    const bool pressure = watched.policy.cpuPressureTarget || watched.policy.memoryPressureTarget;
     const auto usage = sampler_.sample(
-        record, {.memory = watched.policy.memory.has_value(), .throttling = false, .pressure = false});
+        record, {.memory = watched.policy.memory.has_value(), .throttling = false, .pressure = pressure});
     if (!usage)
         return false;
+    followPressure(workload, watched, record, usage->usage);
     decide(workload, watched, record, *usage);
     return true;
 }

@@ -60,6 +60,10 @@ public:
     // Takes up the stored policies.
     void start();
 
+    // Why this machine cannot follow `policy` (a pressure target where
+    // cgroups keep no PSI), for InvalidArgument; nullopt when it can.
+    std::optional<std::string> refusal(const core::autoscale::Policy& policy) const;
+
     // `workload` is a canonical name the manager resolved.
     void setPolicy(const std::string& workload, const core::autoscale::Policy& policy);
     // False when the workload had no policy.
@@ -89,8 +93,23 @@ private:
         double value = 0;
         Clock::time_point at;
     };
+    // One resource's pressure stalls, for its pressure target: the stall
+    // counter at the previous sample, the share of the time stalled since,
+    // and the PSI trigger that samples at once when the stalls cross the
+    // target, rather than at the next interval.
+    struct PressureWatch {
+        std::string cgroup;  // the counter's and the trigger's
+        std::optional<uint64_t> someUsec;
+        Clock::time_point sampledAt;
+        std::optional<double> percent;
+        // Declared before its source: the source goes first.
+        std::optional<cgroup::FileDescriptor> trigger;
+        EventSource triggered;
+    };
     struct Watched {
         core::autoscale::Policy policy;
+        PressureWatch cpuPressure;
+        PressureWatch memoryPressure;
         // The application's metrics, by name, as last reported.
         std::map<std::string, Reported> reported;
         core::autoscale::History cpu;
@@ -171,8 +190,14 @@ private:
     // The lowest memory limit now: the peak working set over the
     // scale-down window, `workingSet` included, plus the margin.
     static uint64_t workingSetFloor(Watched& watched, uint64_t workingSet, core::autoscale::Micros at);
-    // The readings of the policy's metrics of `resource`: a value older than
-    // MetricMaxAgeUSec is missing.
+    // The stalls of each resource with a pressure target, from `usage` of
+    // `record`'s cgroup; arms its trigger on a cgroup it has none on.
+    void followPressure(const std::string& workload, Watched& watched, const store::WorkloadRecord& record,
+                        const cgroup::Usage& usage);
+    void armTrigger(const std::string& workload, Watched& watched, PressureWatch& pressure,
+                    cgroup::PressureResource resource, double target, const std::string& cgroup);
+    // The readings of the policy's metrics of `resource`, its pressure
+    // target among them: a value older than MetricMaxAgeUSec is missing.
     static std::vector<core::autoscale::MetricReading> readings(const Watched& watched,
                                                                 core::autoscale::MetricResource resource);
     void remember(const std::string& workload, const core::autoscale::Policy& policy, std::string_view resource,
@@ -183,7 +208,9 @@ private:
     ResourceManager& manager_;
     store::AutoscaleStore& store_;
     store::StateStore& state_;
+    cgroup::DriverSelector& drivers_;
     UsageSampler sampler_;
+    std::optional<std::string> pressureUnavailable_;
     std::map<std::string, Watched> watched_;
     // One timer for every workload: one wake-up of the loop samples all
     // that are due by then, rather than one wake-up each.

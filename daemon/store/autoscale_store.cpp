@@ -65,6 +65,10 @@ std::string toJson(const autoscale::Policy& policy)
         object["metrics"] = metrics;
     }
     object["metric_max_age_usec"] = policy.metricMaxAge.count();
+    if (policy.cpuPressureTarget)
+        object["cpu_pressure_target"] = *policy.cpuPressureTarget;
+    if (policy.memoryPressureTarget)
+        object["memory_pressure_target"] = *policy.memoryPressureTarget;
     return object.dump();
 }
 
@@ -93,6 +97,10 @@ autoscale::Policy policyFromJson(const std::string& text)
                               static_cast<autoscale::MetricResource>(metric.at("resource").get<int>())});
         if (object.contains("metric_max_age_usec"))
             policy.metricMaxAge = autoscale::Micros(object.at("metric_max_age_usec").get<int64_t>());
+        if (object.contains("cpu_pressure_target"))
+            policy.cpuPressureTarget = object.at("cpu_pressure_target").get<double>();
+        if (object.contains("memory_pressure_target"))
+            policy.memoryPressureTarget = object.at("memory_pressure_target").get<double>();
         return policy;
     } catch (const nlohmann::json::exception& error) {
         throw StoreError("an autoscale policy in the state file is damaged: " + std::string(error.what()));

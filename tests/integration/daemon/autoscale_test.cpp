@@ -3,15 +3,16 @@
 // their cgroup files and in the history; the decisions' arithmetic is
 // tests/unit/core/autoscale_test.cpp's.
 
-#include "daemon_test.h"
+#include "autoscale_fixture.h"
 
-#include "support/wait.h"
+#include "support/cgroup_hierarchy.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,78 +25,12 @@ namespace
 {
 
 using namespace std::chrono_literals;
-using RatePolicies = std::vector<sdbus::Struct<std::string, std::uint64_t, std::uint64_t>>;
-
-constexpr std::uint64_t usec(std::chrono::microseconds duration)
-{
-    return static_cast<std::uint64_t>(duration.count());
-}
-
-std::uint64_t realtimeUsec()
-{
-    return static_cast<std::uint64_t>(std::chrono::duration_cast<std::chrono::microseconds>(
-                                          std::chrono::system_clock::now().time_since_epoch())
-                                          .count());
-}
-
-// One change the autoscaler made, as the history tells it.
-struct ScaleStep
-{
-    std::uint64_t atUsec = 0;
-    ResourceValues request;
-};
-
-// Loops a CPU, as a workload under load does.
-const std::vector<std::string> busyLoop{"sh", "-c", "trap 'exit 0' TERM; while :; do :; done"};
 
 // Every second a child of the shell tries to hold 100 MiB; under a smaller
 // limit the kernel kills the child, and the container lives on.
 const std::vector<std::string> allocatingLoop{
     "sh", "-c",
     R"(trap 'exit 0' TERM; while :; do sh -c 'x=$(head -c 104857600 /dev/zero | tr "\000" a)'; sleep 1; done)"};
-
-class AutoscaleTest : public DaemonTest
-{
-  protected:
-    // The autoscaler's changes to `workload` that were made, oldest first.
-    std::vector<ScaleStep> scaleSteps(const std::string& workload)
-    {
-        std::vector<ScaleStep> steps;
-        for (const auto& entry : client().getHistory(workload, 0))
-        {
-            if (entryOf<std::string>(entry, "Actor") != "autoscale" ||
-                entryOf<std::string>(entry, "Result") != "success")
-                continue;
-            steps.push_back({entryOf<std::uint64_t>(entry, "TimeUSec"),
-                             ResourceValues::fromDictionary(entryOf<Dictionary>(entry, "Request"))});
-        }
-        std::reverse(steps.begin(), steps.end());
-        return steps;
-    }
-
-    ResourceValues actual(const std::string& workload)
-    {
-        return ResourceValues::fromDictionary(
-            entryOf<Dictionary>(client().getResourceStatus(workload), "Actual"));
-    }
-
-    Dictionary autoscaleStatus(const std::string& workload)
-    {
-        return entryOf<Dictionary>(client().getResourceStatus(workload), "AutoscaleStatus");
-    }
-
-    // The D-Bus error `call` ends with, "none" when it succeeds.
-    static std::string errorName(const std::function<void()>& call)
-    {
-        const auto error = errorOf(call);
-        return error ? error->getName() : std::string("none");
-    }
-
-    bool cpuLimitReaches(const std::string& workload, std::uint64_t millis, std::chrono::seconds timeout)
-    {
-        return waitUntil([&] { return actual(workload).cpuMillis == millis; }, timeout);
-    }
-};
 
 TEST_F(AutoscaleTest, ABusyLoopIsRaisedNoFasterThanTheRatePolicyUpToTheMax)
 {
@@ -417,6 +352,37 @@ TEST_F(AutoscaleTest, IdleMemoryFallsNoLowerThanTheDefaultMinimum)
     {
         EXPECT_GE(step.request.memoryMax.value_or(512 * mebibyte), 250 * mebibyte);
     }
+}
+
+// Pressure stalls (PSI) are kept per cgroup by cgroup v2 alone: where the
+// cgroups keep none, a pressure target is refused, naming the key and the
+// reason, and no policy is set; where they keep them, it is taken
+// (tests/integration/daemon/pressure_test.cpp follows it, in the VM guest).
+TEST_F(AutoscaleTest, APressureTargetIsRefusedOnlyWhereCgroupsKeepNoPressure)
+{
+    const bool kept = unifiedCgroupHierarchy() && std::filesystem::exists("/proc/pressure/cpu");
+    const auto idle = runContainer("idle");
+    for (const char* key : {"CpuPressureTarget", "MemoryPressureTarget"})
+    {
+        const auto error = errorOf([&] { client().setAutoscalePolicy(idle.name(), {{key, sdbus::Variant(10.0)}}); });
+        if (kept)
+        {
+            ASSERT_FALSE(error) << key << ": " << error->getMessage();
+            const auto policy = entryOf<Dictionary>(client().getResourceStatus(idle.name()), "Autoscale");
+            EXPECT_EQ(entryOf<double>(policy, key), 10.0);
+            continue;
+        }
+        ASSERT_TRUE(error) << key;
+        EXPECT_EQ(error->getName(), "io.resized1.Error.InvalidArgument");
+        EXPECT_NE(error->getMessage().find(key), std::string::npos) << error->getMessage();
+        EXPECT_NE(error->getMessage().find("PSI"), std::string::npos) << error->getMessage();
+        EXPECT_FALSE(client().getResourceStatus(idle.name()).contains("Autoscale"));
+    }
+    // A percent outside (0, 100] is the caller's error on any machine.
+    EXPECT_EQ(errorName([&] {
+                  client().setAutoscalePolicy(idle.name(), {{"CpuPressureTarget", sdbus::Variant(0.0)}});
+              }),
+              "io.resized1.Error.InvalidArgument");
 }
 
 // Seed 000's use case: the application's own figures scale its limit. Too

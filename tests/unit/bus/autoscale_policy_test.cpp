@@ -66,6 +66,21 @@ TEST(AutoscalePolicyDictionary, MetricsNeedATargetAndKnownWords)
               "unknown key \"Goal\" in Metrics \"fps\" (known: Target, Direction, Resource)");
 }
 
+// A pressure target alone scales its resource, within the resource's
+// default bounds; the percent is the caller's to get right.
+TEST(AutoscalePolicyDictionary, APressureTargetAloneScalesItsResource)
+{
+    const auto decoded = decodeAutoscalePolicy({{"MemoryPressureTarget", sdbus::Variant(5.0)}});
+    EXPECT_EQ(decoded.memoryPressureTarget, 5.0);
+    ASSERT_TRUE(decoded.memory);
+    EXPECT_EQ(decoded.memory->utilizationPercent, 0U);
+    EXPECT_EQ(decoded.memory->min, core::autoscale::kDefaultMemoryMinBytes);
+    EXPECT_FALSE(decoded.cpu);
+    EXPECT_EQ(refusal({{"CpuPressureTarget", sdbus::Variant(150.0)}}),
+              "CpuPressureTarget must be a percent above 0 and at most 100");
+    EXPECT_NE(refusal({{"CpuPressureTarget", sdbus::Variant(uint32_t{10})}}), "accepted");
+}
+
 TEST(AutoscalePolicyDictionary, EncodesWithTheContractsNamesAndTypes)
 {
     const auto dictionary = encodeAutoscalePolicy(test::unusualAutoscalePolicy());
@@ -76,6 +91,7 @@ TEST(AutoscalePolicyDictionary, EncodesWithTheContractsNamesAndTypes)
     EXPECT_EQ(dictionary.at("ScaleUpSelect").get<std::string>(), "Min");
     EXPECT_EQ(dictionary.at("ScaleDownSelect").get<std::string>(), "Disabled");
     EXPECT_EQ(dictionary.at("Mode").get<std::string>(), "recommend");
+    EXPECT_EQ(dictionary.at("CpuPressureTarget").get<double>(), 12.5);
     const auto rates = dictionary.at("ScaleUpPolicies").get<RatePolicies>();
     ASSERT_EQ(rates.size(), 2U);
     EXPECT_EQ(rates[0].get<0>(), "Absolute");
@@ -96,7 +112,8 @@ TEST(AutoscalePolicyDictionary, AWorkloadWithoutATargetHasNoTargetKeys)
 TEST(AutoscalePolicyDictionary, RefusesWhatTheContractDoesNotHave)
 {
     const auto target = std::pair{std::string("CpuTargetUtilization"), sdbus::Variant(uint32_t{50})};
-    EXPECT_EQ(refusal({}), "a policy needs CpuTargetUtilization, MemoryTargetUtilization or Metrics");
+    EXPECT_EQ(refusal({}),
+              "a policy needs CpuTargetUtilization, MemoryTargetUtilization, Metrics or a pressure target");
     EXPECT_NE(refusal({target, {"CpuTarget", sdbus::Variant(uint32_t{1})}}).find("unknown autoscale policy key"),
               std::string::npos);
     EXPECT_EQ(refusal({target, {"Mode", sdbus::Variant(std::string("off"))}}),

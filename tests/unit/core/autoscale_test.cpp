@@ -600,7 +600,7 @@ TEST(AutoscaleInvalidity, NamesTheKeyAtFault)
         return invalidity(policy).value_or("(sound)");
     };
     EXPECT_EQ(invalid([](Policy& p) { p.cpu.reset(); }),
-              "a policy needs CpuTargetUtilization, MemoryTargetUtilization or Metrics");
+              "a policy needs CpuTargetUtilization, MemoryTargetUtilization, Metrics or a pressure target");
     EXPECT_EQ(invalid([](Policy& p) { p.cpu->utilizationPercent = 0; }), "CpuTargetUtilization must be above 0");
     EXPECT_EQ(invalid([](Policy& p) { p.cpu = Target{80, 800, 500}; }), "CpuMinMillis 800 is above CpuMaxMillis 500");
     EXPECT_EQ(invalid([](Policy& p) { p.cpu->max = 0; p.cpu->min = 0; }), "CpuMaxMillis must be above 0");
@@ -619,6 +619,37 @@ TEST(AutoscaleInvalidity, NamesTheKeyAtFault)
               "ScaleDownPolicies has a policy with period 0; every period must be above 0");
     EXPECT_EQ(invalid([](Policy& p) { p.scaleDown.policies.clear(); }),
               "ScaleDownPolicies is empty; it needs a policy unless ScaleDownSelect is Disabled");
+}
+
+TEST(AutoscaleInvalidity, APressureTargetIsAPercentAboveZero)
+{
+    const auto invalid = [](std::optional<double> cpu, std::optional<double> memory) {
+        Policy policy = soundPolicy();
+        policy.cpuPressureTarget = cpu;
+        policy.memoryPressureTarget = memory;
+        return invalidity(policy).value_or("(sound)");
+    };
+    EXPECT_EQ(invalid(0.5, 100), "(sound)");
+    EXPECT_EQ(invalid(0, std::nullopt), "CpuPressureTarget must be a percent above 0 and at most 100");
+    EXPECT_EQ(invalid(std::nullopt, 100.5), "MemoryPressureTarget must be a percent above 0 and at most 100");
+    EXPECT_EQ(invalid(std::numeric_limits<double>::quiet_NaN(), std::nullopt),
+              "CpuPressureTarget must be a percent above 0 and at most 100");
+}
+
+// The stalls are a LowerIsBetter metric of their resource: alone they
+// scale it, by their ratio to the target.
+TEST(AutoscaleMetrics, APressureTargetScalesItsResourceAsAMetric)
+{
+    Policy policy = exactPolicy();
+    policy.cpu = Target{0, 100, 2000};
+    policy.cpuPressureTarget = 10;
+    EXPECT_EQ(invalidity(policy), std::nullopt);
+    EXPECT_TRUE(scaledByMetrics(policy, MetricResource::Cpu));
+    EXPECT_FALSE(scaledByMetrics(policy, MetricResource::Memory));
+    const MetricTarget stalls{.target = 10, .direction = Direction::LowerIsBetter};
+    // Stalled 40 % of the time at 200m: four times the target.
+    EXPECT_EQ(outcomeOf(decide(200, 200, *policy.cpu, policy, {}, kNow, {{stalls, 40.0}})),
+              (Outcome{800, Condition::DesiredWithinRange}));
 }
 
 TEST(AutoscaleInvalidity, IntervalOfTenMillisecondsIsTheShortest)

@@ -23,6 +23,8 @@ inline core::autoscale::Policy unusualAutoscalePolicy()
     policy.metrics = {{"fps", {60, autoscale::Direction::HigherIsBetter, autoscale::MetricResource::Cpu}},
                       {"rss_mib", {512.5, autoscale::Direction::LowerIsBetter, autoscale::MetricResource::Memory}}};
     policy.metricMaxAge = autoscale::Micros(2'500'000);
+    policy.cpuPressureTarget = 12.5;
+    policy.memoryPressureTarget = 40;
     return policy;
 }
 
