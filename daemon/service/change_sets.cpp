@@ -87,7 +87,8 @@ WorkloadChange ResourceManager::reserve(const Target& target, const store::Workl
 
 void ResourceManager::beginChangeSet(std::unique_ptr<ChangeSet> set, const cgroup::ApplyOptions& options)
 {
-    if (touchesSlices(*set))
+    const bool slicesChange = touchesSlices(*set);
+    if (slicesChange)
         moveOthersWith(*set);
     std::vector<CgroupChange> writes;
     std::vector<CgroupChange> widening;
@@ -107,6 +108,10 @@ void ResourceManager::beginChangeSet(std::unique_ptr<ChangeSet> set, const cgrou
     begun.execution = std::make_unique<Execution>(
         loop_, std::move(writes), options, [this, id = begun.id](Execution&) { finishChangeSet(id); },
         &peerCalls_);
+    // Once begun, so that the set's own workloads are busy: no repair
+    // takes them.
+    if (slicesChange)
+        repairOwnCpusetsAroundSlices();
     begun.execution->start();
 }
 

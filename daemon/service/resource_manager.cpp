@@ -978,6 +978,19 @@ void ResourceManager::slicesChanged()
     for (Placement& placement : cpuManager_.placementsOfKnown())
         if (!busy(placement.workload))
             beginPlacement(std::move(placement), {});
+    repairOwnCpusetsAroundSlices();
+}
+
+void ResourceManager::repairOwnCpusetsAroundSlices()
+{
+    // A slice's holder has its slice, which no other slice moves.
+    const auto placedAroundSlices = [](const store::WorkloadRecord& record) {
+        return record.holdsAllocation && record.desired.allowedCpus && record.desired.exclusiveCpus.value_or(0) == 0 &&
+               record.hasCgroup();
+    };
+    for (const auto& record : store_.workloads())
+        if (placedAroundSlices(record) && !busy(record.name))
+            reconciler_.reconcileOne(record.name, nullptr, Reconciler::Lookup::TrustBinding);
 }
 
 void ResourceManager::resynchronise(std::function<void()> done)

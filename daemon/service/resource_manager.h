@@ -276,6 +276,11 @@ private:
     // moved the others with it: every other container known is placed
     // again, and the pools announced.
     void slicesChanged();
+    // The workloads that asked for AllowedCpus of their own have them
+    // placed with their other limits, less the slices (CpuManager::placed):
+    // a change of the slices repairs each of them not being changed, as the
+    // pool moved under it.
+    void repairOwnCpusetsAroundSlices();
     void scheduleRelease(const store::WorkloadRecord& record) override;
     Announcer& announcer() override { return announcer_; }
     void sourceUnavailable(const std::string& why) override;
