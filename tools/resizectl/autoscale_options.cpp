@@ -183,6 +183,15 @@ std::optional<NamedMetric> parseMetricArgument(std::string_view text)
     return NamedMetric{std::string(name), metric};
 }
 
+std::optional<std::pair<std::string, double>> parseReportedValue(std::string_view text)
+{
+    const std::string_view name = takeField(text, '=');
+    const auto value = parseFractionArgument(text);
+    if (name.empty() || !value)
+        return std::nullopt;
+    return std::pair{std::string(name), *value};
+}
+
 std::optional<double> parsePressureArgument(std::string_view text)
 {
     if (text.ends_with('%'))

@@ -34,6 +34,8 @@ std::optional<core::autoscale::Mode> parseModeArgument(std::string_view text);
 // "latency_ms:100" (LowerIsBetter and cpu when left out). TARGET above 0.
 using NamedMetric = std::pair<std::string, core::autoscale::MetricTarget>;
 std::optional<NamedMetric> parseMetricArgument(std::string_view text);
+// NAME=VALUE, a value `resizectl report` gives: "fps=58.5".
+std::optional<std::pair<std::string, double>> parseReportedValue(std::string_view text);
 // A pressure target: a percent above 0 and at most 100, "10" or "2.5%".
 std::optional<double> parsePressureArgument(std::string_view text);
 
