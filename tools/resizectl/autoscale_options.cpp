@@ -130,6 +130,84 @@ std::optional<autoscale::Mode> parseModeArgument(std::string_view text)
     return std::nullopt;
 }
 
+namespace {
+
+constexpr std::array<std::pair<autoscale::Direction, std::string_view>, 2> kDirectionWords{{
+    {autoscale::Direction::LowerIsBetter, "lower"},
+    {autoscale::Direction::HigherIsBetter, "higher"},
+}};
+constexpr std::array<std::pair<autoscale::MetricResource, std::string_view>, 2> kResourceWords{{
+    {autoscale::MetricResource::Cpu, "cpu"},
+    {autoscale::MetricResource::Memory, "memory"},
+}};
+
+// Reads `word` into `value` when it is one of `words`.
+template <typename Value, size_t Count>
+bool readWord(const std::array<std::pair<Value, std::string_view>, Count>& words, std::string_view word,
+              Value& value)
+{
+    for (const auto& [known, said] : words)
+        if (word == said) {
+            value = known;
+            return true;
+        }
+    return false;
+}
+
+template <typename Value, size_t Count>
+std::string_view wordOf(const std::array<std::pair<Value, std::string_view>, Count>& words, Value value)
+{
+    for (const auto& [known, said] : words)
+        if (known == value)
+            return said;
+    return "?";
+}
+
+}  // namespace
+
+std::optional<NamedMetric> parseMetricArgument(std::string_view text)
+{
+    const std::string_view name = takeField(text, ':');
+    const auto target = parseFractionArgument(takeField(text, ':'));
+    if (name.empty() || !target || !(*target > 0))
+        return std::nullopt;
+    autoscale::MetricTarget metric{*target};
+    // The direction, then the resource; either may be left out.
+    std::string_view word = takeField(text, ':');
+    if (readWord(kDirectionWords, word, metric.direction))
+        word = takeField(text, ':');
+    if (!word.empty() && !readWord(kResourceWords, word, metric.resource))
+        return std::nullopt;
+    if (!text.empty())
+        return std::nullopt;
+    return NamedMetric{std::string(name), metric};
+}
+
+std::optional<std::pair<std::string, double>> parseReportedValue(std::string_view text)
+{
+    const std::string_view name = takeField(text, '=');
+    const auto value = parseFractionArgument(text);
+    if (name.empty() || !value)
+        return std::nullopt;
+    return std::pair{std::string(name), *value};
+}
+
+std::optional<double> parsePressureArgument(std::string_view text)
+{
+    if (text.ends_with('%'))
+        text.remove_suffix(1);
+    const auto percent = parseFractionArgument(text);
+    if (!percent || !(*percent > 0 && *percent <= 100))
+        return std::nullopt;
+    return percent;
+}
+
+std::string formatMetric(const std::string& name, const autoscale::MetricTarget& metric)
+{
+    return name + ':' + formatFraction(metric.target) + ':' + std::string(wordOf(kDirectionWords, metric.direction)) +
+           ':' + std::string(wordOf(kResourceWords, metric.resource));
+}
+
 std::string formatRatePolicy(const autoscale::RatePolicy& policy)
 {
     const char* kind = policy.kind == autoscale::RateKind::Percent ? "percent" : "absolute";
@@ -214,7 +292,7 @@ std::string invalidityInOptionTerms(std::string_view invalidity)
         std::string_view option;
         Unit unit;
     };
-    static constexpr std::array<KeyWords, 14> kOptionByKey{{
+    static constexpr std::array<KeyWords, 18> kOptionByKey{{
         {"CpuTargetUtilization", "--cpu-target", Unit::Plain},
         {"MemoryTargetUtilization", "--memory-target", Unit::Plain},
         {"CpuMinMillis", "--cpu-min", Unit::Millicores},
@@ -229,6 +307,10 @@ std::string invalidityInOptionTerms(std::string_view invalidity)
         {"ScaleDownSelect", "--scale-down-select", Unit::Plain},
         {"ScaleUpStabilizationUSec", "--scale-up-window", Unit::Micros},
         {"ScaleDownStabilizationUSec", "--scale-down-window", Unit::Micros},
+        {"Metrics", "--metric", Unit::Plain},
+        {"MetricMaxAgeUSec", "--metric-max-age", Unit::Micros},
+        {"CpuPressureTarget", "--cpu-pressure", Unit::Plain},
+        {"MemoryPressureTarget", "--memory-pressure", Unit::Plain},
     }};
     std::string out;
     Unit unit = Unit::Plain;
@@ -270,14 +352,36 @@ autoscale::Policy AutoscaleArguments::policy(const autoscale::Policy& base) cons
     scaleDown.applyTo(policy.scaleDown);
     if (mode)
         policy.mode = *mode;
+    if (!metrics.empty())
+        policy.metrics = metrics;
+    if (metricMaxAge)
+        policy.metricMaxAge = *metricMaxAge;
+    if (cpuPressure)
+        policy.cpuPressureTarget = *cpuPressure;
+    if (memoryPressure)
+        policy.memoryPressureTarget = *memoryPressure;
+    // A resource scaled by metrics alone has a target all the same, of no
+    // utilization, to hold its bounds (as the daemon decodes such a policy).
+    for (auto [resource, target] : {std::pair{autoscale::MetricResource::Cpu, &policy.cpu},
+                                    std::pair{autoscale::MetricResource::Memory, &policy.memory}})
+        if (!*target && autoscale::scaledByMetrics(policy, resource))
+            *target = mergedTarget(autoscale::Target{}, std::nullopt, resource == autoscale::MetricResource::Cpu ? cpuMin : memoryMin,
+                                   resource == autoscale::MetricResource::Cpu ? cpuMax : memoryMax);
     return policy;
+}
+
+bool AutoscaleArguments::givesTarget() const
+{
+    return cpuTarget || memoryTarget || !metrics.empty() || cpuPressure || memoryPressure;
 }
 
 std::optional<std::string> AutoscaleArguments::boundWithoutTarget(const autoscale::Policy& base) const
 {
-    if (!base.cpu && !cpuTarget && (cpuMin || cpuMax))
+    const autoscale::Policy given = policy(base);
+    if (!base.cpu && !cpuTarget && !autoscale::scaledByMetrics(given, autoscale::MetricResource::Cpu) && (cpuMin || cpuMax))
         return std::string(cpuMin ? "--cpu-min" : "--cpu-max") + " needs a CPU target: give --cpu-target";
-    if (!base.memory && !memoryTarget && (memoryMin || memoryMax))
+    if (!base.memory && !memoryTarget && !autoscale::scaledByMetrics(given, autoscale::MetricResource::Memory) &&
+        (memoryMin || memoryMax))
         return std::string(memoryMin ? "--memory-min" : "--memory-max") +
                " needs a memory target: give --memory-target";
     return std::nullopt;
@@ -311,6 +415,42 @@ void addAutoscaleOptions(CLI::App& command, AutoscaleArguments& arguments)
         ->type_name("BYTES");
 
     const autoscale::Policy defaults;
+    auto* metrics = command.add_option_group(
+        "Metrics", "What else to scale on: values the application reports (resizectl report), and pressure stalls");
+    metrics
+        ->add_option_function<std::vector<std::string>>(
+            "--metric",
+            [&arguments](const std::vector<std::string>& texts) {
+                for (const auto& text : texts) {
+                    auto metric = parseMetricArgument(text);
+                    if (!metric)
+                        throw CLI::ValidationError(
+                            "--metric", "'" + text +
+                                            "' is not NAME:TARGET[:lower|higher][:cpu|memory] with a name and a "
+                                            "target above 0");
+                    arguments.metrics.insert_or_assign(std::move(metric->first), metric->second);
+                }
+            },
+            "Scale the resource so that the application's metric NAME, as reported, is at TARGET: lower (the "
+            "default) when less is better, as a latency, higher when more is, as frames per second; the CPU "
+            "limit (the default) or the memory limit; repeat for several")
+        ->type_name("NAME:TARGET[:lower|higher][:cpu|memory]")
+        ->allow_extra_args(false);
+    addParsedOption(*metrics, "--metric-max-age", arguments.metricMaxAge, parseTimespan, "a time span",
+                    "A reported value older than this is missing, and the limit is not lowered (default " +
+                        formatTimespan(defaults.metricMaxAge) + ")")
+        ->type_name("TIME");
+    addParsedOption(*metrics, "--cpu-pressure", arguments.cpuPressure, parsePressureArgument,
+                    "a percent above 0 and at most 100",
+                    "Scale the CPU limit so that some task waits for CPU at most this percent of the time (PSI); "
+                    "cgroup v2 only")
+        ->type_name("PERCENT");
+    addParsedOption(*metrics, "--memory-pressure", arguments.memoryPressure, parsePressureArgument,
+                    "a percent above 0 and at most 100",
+                    "Scale the memory limit so that some task waits for memory at most this percent of the time "
+                    "(PSI); cgroup v2 only")
+        ->type_name("PERCENT");
+
     auto* behaviour = command.add_option_group(
         "Behaviour", "How fast and how far to scale, as a HorizontalPodAutoscaler's behavior");
     addParsedOption(*behaviour, "--interval", arguments.interval, parseTimespan, "a time span",

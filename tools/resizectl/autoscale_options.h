@@ -1,9 +1,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -28,6 +30,14 @@ std::optional<core::autoscale::RatePolicy> parseRatePolicyArgument(std::string_v
 std::optional<core::autoscale::Select> parseSelectArgument(std::string_view text);
 // auto or recommend.
 std::optional<core::autoscale::Mode> parseModeArgument(std::string_view text);
+// NAME:TARGET[:lower|higher][:cpu|memory], as `Metrics` names one: "fps:60:higher",
+// "latency_ms:100" (LowerIsBetter and cpu when left out). TARGET above 0.
+using NamedMetric = std::pair<std::string, core::autoscale::MetricTarget>;
+std::optional<NamedMetric> parseMetricArgument(std::string_view text);
+// NAME=VALUE, a value `resizectl report` gives: "fps=58.5".
+std::optional<std::pair<std::string, double>> parseReportedValue(std::string_view text);
+// A pressure target: a percent above 0 and at most 100, "10" or "2.5%".
+std::optional<double> parsePressureArgument(std::string_view text);
 
 // The same words back, for `autoscale status` and the help: "percent:100:15s",
 // "max", "auto".
@@ -35,6 +45,8 @@ std::string formatRatePolicy(const core::autoscale::RatePolicy& policy);
 std::string formatFraction(double fraction);  // the shortest text that reads back the same: "0.1"
 std::string_view selectName(core::autoscale::Select select);
 std::string_view modeName(core::autoscale::Mode mode);
+// "fps:60:higher:cpu", the words of --metric, every field given.
+std::string formatMetric(const std::string& name, const core::autoscale::MetricTarget& metric);
 
 // One direction's behaviour as given; what is not given keeps the default.
 struct ScalingRulesArguments {
@@ -61,10 +73,19 @@ struct AutoscaleArguments {
     ScalingRulesArguments scaleUp;
     ScalingRulesArguments scaleDown;
     std::optional<core::autoscale::Mode> mode;
+    // Given at all, they replace the metrics in force rather than join them,
+    // as the rate policies do.
+    std::map<std::string, core::autoscale::MetricTarget> metrics;
+    std::optional<core::autoscale::Micros> metricMaxAge;
+    std::optional<double> cpuPressure;
+    std::optional<double> memoryPressure;
     // Replace the policy in force instead of changing it.
     bool reset = false;
 
     core::autoscale::Policy policy(const core::autoscale::Policy& base = {}) const;
+    // Whether the options give a target of their own: a utilization, a
+    // metric or a pressure target.
+    bool givesTarget() const;
     // A bound given for a resource with no target, in `base` or given:
     // "--cpu-min needs a CPU target: give --cpu-target"; nullopt when none.
     std::optional<std::string> boundWithoutTarget(const core::autoscale::Policy& base = {}) const;

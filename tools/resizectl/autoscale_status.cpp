@@ -1,5 +1,6 @@
 #include "autoscale_status.h"
 
+#include <map>
 #include <vector>
 
 #include "autoscale_options.h"
@@ -47,6 +48,20 @@ std::string formatAutoscaleBlock(const std::string& workload, const autoscale::P
         fields.emplace_back("CPU", describeTarget(*policy.cpu, core::formatCpuMillis));
     if (policy.memory)
         fields.emplace_back("Memory", describeTarget(*policy.memory, formatMemory));
+    // What the application last reported, when it has.
+    const auto reported = find<std::map<std::string, double>>(autoscaleStatus, "Metrics");
+    for (const auto& [name, metric] : policy.metrics) {
+        std::string line = formatMetric(name, metric);
+        if (reported && reported->contains(name))
+            line += ", reported " + formatFraction(reported->at(name));
+        fields.emplace_back("Metric", line);
+    }
+    if (!policy.metrics.empty())
+        fields.emplace_back("Metric max age", formatTimespan(policy.metricMaxAge));
+    if (policy.cpuPressureTarget)
+        fields.emplace_back("CPU pressure", "target " + formatFraction(*policy.cpuPressureTarget) + "%");
+    if (policy.memoryPressureTarget)
+        fields.emplace_back("Memory pressure", "target " + formatFraction(*policy.memoryPressureTarget) + "%");
     fields.emplace_back("Interval", formatTimespan(policy.interval));
     fields.emplace_back("Tolerance", formatFraction(policy.tolerance));
     fields.emplace_back("Scale up", describeRules(policy.scaleUp));

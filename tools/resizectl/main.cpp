@@ -71,6 +71,7 @@ int main(int argc, char** argv)
     addMetricsVerb(app, selected);
     addWatchVerb(app, selected);
     addAutoscaleVerb(app, selected);
+    addReportVerb(app, selected);
     addPoolVerb(app, selected);
     addPlanVerb(app, selected);
     addTopVerb(app, selected);

@@ -177,6 +177,90 @@ TEST(AutoscaleWords, ReadBackWhatTheyWrite)
     EXPECT_FALSE(parseFractionArgument("nan"));
 }
 
+TEST(AutoscaleOptions, MetricsAndPressureLandInThePolicy)
+{
+    const autoscale::Policy policy = policyOf({"--metric", "fps:60:higher", "--metric", "latency_ms:100",
+                                               "--metric", "rss_mb:500:memory", "--metric-max-age", "30s",
+                                               "--cpu-pressure", "10", "--memory-pressure", "2.5%"});
+
+    EXPECT_EQ(policy.metrics, (std::map<std::string, autoscale::MetricTarget>{
+                                  {"fps", {60, autoscale::Direction::HigherIsBetter, autoscale::MetricResource::Cpu}},
+                                  {"latency_ms", {100, autoscale::Direction::LowerIsBetter, autoscale::MetricResource::Cpu}},
+                                  {"rss_mb", {500, autoscale::Direction::LowerIsBetter, autoscale::MetricResource::Memory}},
+                              }));
+    EXPECT_EQ(policy.metricMaxAge, 30s);
+    EXPECT_EQ(policy.cpuPressureTarget, 10.0);
+    EXPECT_EQ(policy.memoryPressureTarget, 2.5);
+    // Scaled by metrics alone: a target of no utilization, as the daemon has it.
+    EXPECT_EQ(policy.cpu, (autoscale::Target{0, 0, autoscale::kUnbounded}));
+    EXPECT_EQ(policy.memory, (autoscale::Target{0, 0, autoscale::kUnbounded}));
+    EXPECT_EQ(autoscale::invalidity(policy), std::nullopt);
+}
+
+TEST(AutoscaleOptions, MetricsReplaceThoseInForceAndTheRestStays)
+{
+    CLI::App command;
+    AutoscaleArguments parsed;
+    addAutoscaleOptions(command, parsed);
+    command.parse(std::vector<std::string>{"fps:1:lower:cpu", "--metric"});
+    autoscale::Policy base;
+    base.cpu = autoscale::Target{70, 0, autoscale::kUnbounded};
+    base.metrics = {{"latency_ms", {100}}};
+    base.cpuPressureTarget = 20;
+
+    const autoscale::Policy policy = parsed.policy(base);
+
+    EXPECT_EQ(policy.metrics, (std::map<std::string, autoscale::MetricTarget>{{"fps", {1}}}));
+    EXPECT_EQ(policy.cpuPressureTarget, 20.0);
+    EXPECT_EQ(policy.cpu, base.cpu);
+    EXPECT_EQ(parsed.policy(autoscale::Policy{}).cpu, (autoscale::Target{0, 0, autoscale::kUnbounded}));
+}
+
+TEST(AutoscaleOptions, BadMetricsAndPressuresAreUsageErrorsNamingTheOption)
+{
+    for (const auto& arguments : std::vector<std::vector<std::string>>{
+             {"--metric", ":60"},
+             {"--metric", "fps"},
+             {"--metric", "fps:sixty"},
+             {"--metric", "fps:0"},
+             {"--metric", "fps:-3"},
+             {"--metric", "fps:60:sideways"},
+             {"--metric", "fps:60:higher:disk"},
+             {"--metric", "fps:60:higher:cpu:extra"},
+             {"--metric-max-age", "old"},
+             {"--cpu-pressure", "0"},
+             {"--cpu-pressure", "100.5"},
+             {"--memory-pressure", "some"},
+         }) {
+        try {
+            policyOf(arguments);
+            ADD_FAILURE() << arguments[0] << " " << arguments[1] << " was taken";
+        } catch (const CLI::ValidationError& error) {
+            EXPECT_NE(std::string(error.what()).find(arguments[0] + ": '" + arguments[1] + "'"), std::string::npos)
+                << error.what();
+        }
+    }
+    EXPECT_EQ(parsePressureArgument("100"), 100.0);
+}
+
+TEST(ReportedValue, IsNameEqualsANumber)
+{
+    EXPECT_EQ(parseReportedValue("fps=58.5"), (std::pair<std::string, double>{"fps", 58.5}));
+    EXPECT_EQ(parseReportedValue("queue=0"), (std::pair<std::string, double>{"queue", 0}));
+    EXPECT_FALSE(parseReportedValue("=3"));
+    EXPECT_FALSE(parseReportedValue("fps"));
+    EXPECT_FALSE(parseReportedValue("fps=fast"));
+    EXPECT_FALSE(parseReportedValue("fps=inf"));
+}
+
+TEST(AutoscaleOptions, MetricWordsReadBack)
+{
+    EXPECT_EQ(formatMetric("fps", {60, autoscale::Direction::HigherIsBetter, autoscale::MetricResource::Memory}),
+              "fps:60:higher:memory");
+    EXPECT_EQ(parseMetricArgument("fps:60:higher:memory"),
+              (NamedMetric{"fps", {60, autoscale::Direction::HigherIsBetter, autoscale::MetricResource::Memory}}));
+}
+
 class AutoscaleBlock : public ::testing::Test {
 protected:
     void SetUp() override
@@ -219,6 +303,23 @@ TEST_F(AutoscaleBlock, ShowsThePolicyThenWhatTheAutoscalerSaw)
               "         CPU condition: ScaleUpLimit\n"
               "      Memory condition: ScaleDownStabilized\n"
               "           Last scaled: Thu 2024-01-04 10:00:00 UTC; 3min ago\n");
+}
+
+TEST_F(AutoscaleBlock, ShowsMetricsWithTheirReportedValuesAndPressure)
+{
+    autoscale::Policy policy;
+    policy.cpu = autoscale::Target{0, 0, autoscale::kUnbounded};
+    policy.metrics = {{"fps", {60, autoscale::Direction::HigherIsBetter}}, {"latency_ms", {100}}};
+    policy.cpuPressureTarget = 10;
+    const Dictionary status{{"Metrics", sdbus::Variant(std::map<std::string, double>{{"fps", 58.5}})}};
+
+    const std::string block = formatAutoscaleBlock("game", policy, status, Clock::now());
+
+    EXPECT_NE(block.find("Metric: fps:60:higher:cpu, reported 58.5\n"), std::string::npos) << block;
+    EXPECT_NE(block.find("Metric: latency_ms:100:lower:cpu\n"), std::string::npos) << block;
+    EXPECT_NE(block.find("Metric max age: 10s\n"), std::string::npos) << block;
+    EXPECT_NE(block.find("CPU pressure: target 10%\n"), std::string::npos) << block;
+    EXPECT_EQ(block.find("Memory pressure"), std::string::npos) << block;
 }
 
 TEST_F(AutoscaleBlock, LeavesOutWhatIsNotKnownYet)

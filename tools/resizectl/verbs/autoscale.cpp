@@ -79,7 +79,7 @@ ExitStatus setPolicy(Session& session, const SetRequest& request)
     const AutoscaleArguments& arguments = request.arguments;
     if (!arguments.reset) {
         core::autoscale::Policy standIn;
-        if (!arguments.cpuTarget && !arguments.memoryTarget)
+        if (!arguments.givesTarget())
             standIn.cpu = core::autoscale::Target{100, 0, core::autoscale::kUnbounded};
         throwIfUnsound(arguments.policy(standIn));
     }

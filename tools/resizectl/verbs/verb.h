@@ -56,6 +56,7 @@ void addReconcileVerb(CLI::App& app, VerbAction& selected);
 void addHistoryVerb(CLI::App& app, VerbAction& selected);
 void addMetricsVerb(CLI::App& app, VerbAction& selected);
 void addWatchVerb(CLI::App& app, VerbAction& selected);
+void addReportVerb(CLI::App& app, VerbAction& selected);
 void addAutoscaleVerb(CLI::App& app, VerbAction& selected);
 void addTopVerb(CLI::App& app, VerbAction& selected);
 void addPoolVerb(CLI::App& app, VerbAction& selected);
