@@ -81,6 +81,12 @@ nlohmann::json toJson(const sdbus::Variant& value)
             dictionaries.push_back(toJson(dictionary));
         return dictionaries;
     }
+    if (type == "a{sd}")
+        // The application metrics last reported, by name.
+        return nlohmann::json(value.get<std::map<std::string, double>>());
+    if (type == "a{st}")
+        // How long ago each of them was reported.
+        return nlohmann::json(value.get<std::map<std::string, uint64_t>>());
     if (type == "a(stt)") {
         // The autoscaler's rate policies: (kind, value, period), as busctl
         // --json shows a struct.
@@ -103,8 +109,18 @@ nlohmann::json toJson(const sdbus::Variant& value)
 nlohmann::json toJson(const Dictionary& dictionary)
 {
     nlohmann::json object = nlohmann::json::object();
-    for (const auto& [key, value] : dictionary)
+    for (const auto& [key, value] : dictionary) {
+        // An autoscale policy's metrics share the plan's type, a(sa{sv}),
+        // but are named fields by metric name, not changes by workload.
+        if (key == "Metrics" && value.peekValueType() == "a(sa{sv})") {
+            auto metrics = nlohmann::json::object();
+            for (const auto& metric : value.get<std::vector<sdbus::Struct<std::string, Dictionary>>>())
+                metrics[metric.get<0>()] = toJson(metric.get<1>());
+            object[key] = std::move(metrics);
+            continue;
+        }
         object[key] = toJson(value);
+    }
     return object;
 }
 

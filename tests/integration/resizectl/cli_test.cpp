@@ -23,10 +23,9 @@ CommandResult resizectl(const std::vector<std::string>& arguments)
     return integration::runCommand(argv, {"DBUS_SYSTEM_BUS_ADDRESS=unix:path=/nonexistent/bus.sock"});
 }
 
-// Every verb, in the order --help lists them.
-constexpr std::array kVerbs{"status",  "list",    "set",     "validate", "node",      "reconcile", "forget",
-                            "history", "metrics", "watch",   "autoscale", "top",     "pool",
-                            "plan"};
+// Every verb.
+constexpr std::array kVerbs{"status",  "list",    "set",       "validate", "node",   "reconcile", "forget", "history",
+                            "metrics", "watch",   "autoscale", "report",   "pool",   "plan",      "top"};
 
 TEST(ResizectlCli, HelpNamesEveryVerbAndTheExitStatuses)
 {

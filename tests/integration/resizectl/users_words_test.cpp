@@ -157,6 +157,37 @@ TEST_F(ResizectlTest, AutoscaleSetChangesOnlyWhatItIsGiven)
     EXPECT_EQ(replaced["Mode"], "auto");
 }
 
+// A monitoring script's loop: a policy on the application's frames per
+// second, then `report` as the figures come; the daemon holds what was
+// reported, and a report without a policy or with a bad pair is refused.
+TEST_F(ResizectlTest, ReportFeedsTheMetricOfAnAutoscalePolicy)
+{
+    const ScopedContainer container(podman(), containerName());
+    expectExit(resizectl({"report", container.name(), "fps=30"}), 5);
+
+    expectExit(resizectl({"autoscale", "set", container.name(), "--metric", "fps:60:higher", "--cpu-max", "1",
+                          "--mode", "recommend"}),
+               0);
+    const auto shown = resizectlJson({"autoscale", "status", container.name()});
+    ASSERT_TRUE(shown.contains("Autoscale")) << shown.dump();
+    const auto& policy = shown["Autoscale"];
+    // By metric name, as the policy names them.
+    ASSERT_TRUE(policy.contains("Metrics") && policy["Metrics"].contains("fps")) << policy.dump();
+    EXPECT_EQ(policy["Metrics"]["fps"]["Target"], 60.0) << policy.dump();
+    EXPECT_EQ(policy["Metrics"]["fps"]["Direction"], "HigherIsBetter") << policy.dump();
+    EXPECT_EQ(policy["CpuMaxMillis"], 1000u);
+
+    expectExit(resizectl({"report", container.name(), "fps=45.5"}), 0);
+    const auto status = resizectlJson({"autoscale", "status", container.name()});
+    ASSERT_TRUE(status.contains("AutoscaleStatus") && status["AutoscaleStatus"].contains("Metrics")) << status.dump();
+    EXPECT_EQ(status["AutoscaleStatus"]["Metrics"]["fps"], 45.5) << status.dump();
+    EXPECT_TRUE(status["AutoscaleStatus"]["MetricsAgeUSec"]["fps"].is_number_unsigned()) << status.dump();
+    EXPECT_THAT(resizectl({"autoscale", "status", container.name()}).standardOutput, HasSubstr("reported 45.5"));
+
+    expectExit(resizectl({"report", container.name(), "fps"}), kUsage);
+    expectExit(resizectl({"report", container.name(), "fps=fast"}), kUsage);
+}
+
 TEST_F(ResizectlTest, PoolSetSaysWhatIsNowInForce)
 {
     const auto result = resizectl({"pool", "set", "batch", "--cpus", "2", "--memory", "1g"});
