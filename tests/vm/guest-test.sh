@@ -429,7 +429,7 @@ rm -f /etc/resized/resized.conf
 systemctl restart resized
 podman rm -f -t 0 other ex1 ex2 late > /dev/null
 
-echo "== (k) the CPU manager's integration tests on the guest's systemd, Podman and topology"
+echo "== (k) the integration tests of the CPU manager, the OCI hook and the pressure targets on the guest's systemd, Podman, topology and PSI"
 # The programs the host runs under tests/integration/with-testenv.sh, here
 # against the guest's own system bus, Podman service and systemd: each test
 # starts a resized of its own, so the service is stopped, and masked so that
@@ -439,8 +439,12 @@ systemctl mask --runtime --quiet resized.service
 for program in "${integration_tests[@]}"; do
     name=$(basename "$program")
     scratch=$(mktemp -d "/var/tmp/$name.XXXXXX")
+    # The guest's own Podman configuration, where a test can add to it (the
+    # OCI hook's tests add a hooks_dir), as with-testenv.sh's on the host.
+    cp /usr/share/containers/containers.conf "$scratch/containers.conf"
     check "$name passes against systemd and cgroup v2" \
         env RESIZED_BINARY="$daemon" RESIZED_TEST_DIR="$scratch" RESIZED_TEST_IMAGE=localhost/busybox \
+            CONTAINERS_CONF="$scratch/containers.conf" \
             RESIZED_TEST_PODMAN_SOCKET=/run/podman/podman.sock \
             DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket \
             "$program" --gtest_brief=1 --gtest_output=xml:"$results/$name.xml"

@@ -54,7 +54,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 cmdline=(console=ttyS0 loglevel=4 panic=-1 rdinit=/init
-    systemd.unified_cgroup_hierarchy=1 cgroup_no_v1=all
+    systemd.unified_cgroup_hierarchy=1 cgroup_no_v1=all psi=1
     systemd.unit=resized-vm.target systemd.show_status=0
     random.trust_cpu=on tsc=reliable no_timer_check)
 
