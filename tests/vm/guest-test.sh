@@ -439,9 +439,11 @@ systemctl mask --runtime --quiet resized.service
 for program in "${integration_tests[@]}"; do
     name=$(basename "$program")
     scratch=$(mktemp -d "/var/tmp/$name.XXXXXX")
-    # The guest's own Podman configuration, where a test can add to it (the
-    # OCI hook's tests add a hooks_dir), as with-testenv.sh's on the host.
-    cp /usr/share/containers/containers.conf "$scratch/containers.conf"
+    # A copy of the guest's Podman configuration, which a test can add to
+    # (the OCI hook's tests add a hooks_dir), as with-testenv.sh's on the
+    # host. It must be the one the Podman service reads: with another
+    # events_logger the CLI's events never reach the service's stream.
+    cp /etc/containers/containers.conf "$scratch/containers.conf"
     check "$name passes against systemd and cgroup v2" \
         env RESIZED_BINARY="$daemon" RESIZED_TEST_DIR="$scratch" RESIZED_TEST_IMAGE=localhost/busybox \
             CONTAINERS_CONF="$scratch/containers.conf" \
