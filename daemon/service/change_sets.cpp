@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "failpoint/failpoint.h"
+#include "service/known_container.h"
 #include "service/record_transitions.h"
 #include "service/recovery.h"
 #include "service/resource_manager.h"
@@ -86,7 +87,15 @@ WorkloadChange ResourceManager::reserve(const Target& target, const store::Workl
 
 void ResourceManager::beginChangeSet(std::unique_ptr<ChangeSet> set, const cgroup::ApplyOptions& options)
 {
+    const bool slicesChange = touchesSlices(*set);
+    if (slicesChange)
+        moveOthersWith(*set);
     std::vector<CgroupChange> writes;
+    std::vector<CgroupChange> widening;
+    for (const Placement& placement : set->placements) {
+        cpuManager_.placing(placement);
+        (placement.narrows ? writes : widening).push_back(placement.write);
+    }
     for (WorkloadChange& item : set->items) {
         // What is written is what the record says was written (actuated).
         item.request = placed({item.record.name, item.record.kind, item.record.pod}, item.record.desired,
@@ -94,16 +103,84 @@ void ResourceManager::beginChangeSet(std::unique_ptr<ChangeSet> set, const cgrou
         for (CgroupChange& write : cpuManager_.changesFor(item.record, item.request))
             writes.push_back(std::move(write));
     }
+    writes.insert(writes.end(), std::make_move_iterator(widening.begin()), std::make_move_iterator(widening.end()));
     ChangeSet& begun = workloads_.begin(std::move(set));
     begun.execution = std::make_unique<Execution>(
         loop_, std::move(writes), options, [this, id = begun.id](Execution&) { finishChangeSet(id); },
         &peerCalls_);
+    // Once begun, so that the set's own workloads are busy: no repair
+    // takes them.
+    if (slicesChange)
+        repairOwnCpusetsAroundSlices();
     begun.execution->start();
+}
+
+// Admitted, a slice is kept free of the others (design.md §1c): they leave
+// its CPUs before its holder is given them, in the same change set, and
+// come back to the CPUs a slice gave back once it has left them. The slices
+// as the store holds them now are the ones the set gives.
+void ResourceManager::moveOthersWith(ChangeSet& set)
+{
+    if (cpuManager_.policy() != core::CpuManagerPolicy::Static)
+        return;
+    std::set<std::string> except;
+    std::set<std::string> pods;
+    for (const WorkloadChange& item : set.items) {
+        except.insert(item.record.name);
+        if (const auto name = core::parseWorkloadName(item.record.name); name && name->kind == core::WorkloadKind::Pod)
+            pods.insert(name->name);
+    }
+    for (Placement& placement : cpuManager_.placementsOfKnown(except, pods))
+        // One being changed is placed when its change ends.
+        if (!busy(placement.workload))
+            set.placements.push_back(std::move(placement));
+    slicesPlaced_ = cpuManager_.slicesInForce();
+}
+
+void ResourceManager::placeOnSharedPool(const Instance& instance, std::function<void()> placed)
+{
+    std::optional<Placement> placement;
+    if (!busy(instance.name.canonical()))
+        placement = cpuManager_.placementOf(instance);
+    if (placement)
+        beginPlacement(std::move(*placement), std::move(placed));
+    else if (placed)
+        placed();
+}
+
+void ResourceManager::beginPlacement(Placement placement, std::function<void()> placed)
+{
+    auto set = std::make_unique<ChangeSet>();
+    set->placements.push_back(std::move(placement));
+    if (placed)
+        set->placed.push_back(std::move(placed));
+    set->actor = Actor::reconcile();
+    set->startedAtUsec = nowUsec();
+    beginChangeSet(std::move(set), {});
+}
+
+// Nothing to commit: the placements held what they held. A failed one is
+// restored and placed again by the next pass.
+void ResourceManager::finishPlacements(uint64_t id)
+{
+    const std::unique_ptr<ChangeSet> ended = workloads_.end(id);
+    const Execution& execution = *ended->execution;
+    if (execution.outcome() != cgroup::ApplyOutcome::Applied)
+        for (const Placement& placement : ended->placements)
+            spdlog::warn("{}: not placed on the shared pool: {}", placement.workload, execution.message());
+    for (const auto& placed : ended->placed)
+        placed();
+    for (const Placement& placement : ended->placements)
+        startNextQueued(placement.workload);
 }
 
 void ResourceManager::finishChangeSet(uint64_t id)
 {
     ChangeSet& set = *workloads_.changeSet(id);
+    if (set.placementsOnly()) {
+        finishPlacements(id);
+        return;
+    }
     const Execution& execution = *set.execution;
     const bool applied = execution.outcome() == cgroup::ApplyOutcome::Applied;
     const uint64_t finished = nowUsec();
@@ -133,8 +210,14 @@ void ResourceManager::finishChangeSet(uint64_t id)
     }
     const std::unique_ptr<ChangeSet> ended = workloads_.end(id);
     announceEnd(*ended, applied);
-    for (const WorkloadChange& item : ended->items)
+    for (const WorkloadChange& item : ended->items) {
+        // Busy, it was left where it was when the others were placed.
+        if (const auto bound = boundContainer(item.record); bound && cpuManager_.policy() == core::CpuManagerPolicy::Static)
+            placeOnSharedPool(*bound);
         startNextQueued(item.record.name);
+    }
+    for (const Placement& placement : ended->placements)
+        startNextQueued(placement.workload);
 }
 
 // The record as the change left it, read back from its cgroup (or, where

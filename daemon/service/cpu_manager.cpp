@@ -7,6 +7,7 @@
 
 #include "cgroup/limits_backend.h"
 #include "core/drift.h"
+#include "service/known_container.h"
 
 namespace resized::service {
 namespace {
@@ -20,14 +21,9 @@ std::string rooted(const std::string& cgroupPath)
 
 }  // namespace
 
-CpuManager::CpuManager(EventLoop& loop, store::StateStore& store, const core::CpuTopology& topology,
-                       core::CpuManagerSettings settings, cgroup::DriverSelector& drivers, WorkerThread& peerCalls)
-    : loop_(loop),
-      store_(store),
-      topology_(topology),
-      settings_(std::move(settings)),
-      drivers_(drivers),
-      peerCalls_(peerCalls)
+CpuManager::CpuManager(store::StateStore& store, const core::CpuTopology& topology,
+                       core::CpuManagerSettings settings, cgroup::DriverSelector& drivers)
+    : store_(store), topology_(topology), settings_(std::move(settings)), drivers_(drivers)
 {
 }
 
@@ -153,21 +149,26 @@ std::vector<CgroupChange> CpuManager::podChildrenPlaced(const store::WorkloadRec
     return changes;
 }
 
-void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
+std::vector<Placement> CpuManager::placementsOf(const std::vector<Instance>& listed)
 {
+    known_.clear();
     // Without the static policy a pass only puts back what a static run
     // narrowed: none at all once that is done, the default's every pass.
     if (settings_.policy != core::CpuManagerPolicy::Static && !store_.anyNarrowedCpuset())
-        return;
+        return {};
     // One reading of the slices for the whole pass.
     const auto now = assignment();
+    std::vector<Placement> placements;
     std::set<std::string> cgroupPaths;
     onPodSharedPools_ = 0;
     for (const Instance& instance : listed) {
-        if (instance.name.kind == core::WorkloadKind::Container && instance.hasCgroup() &&
-            now.bubbleOf(instance.pod) && !now.slices().contains(instance.name.canonical()))
-            ++onPodSharedPools_;
-        place(instance, now, {});
+        if (instance.name.kind == core::WorkloadKind::Container && instance.hasCgroup()) {
+            known_.insert_or_assign(instance.name.canonical(), instance);
+            if (now.bubbleOf(instance.pod) && !now.slices().contains(instance.name.canonical()))
+                ++onPodSharedPools_;
+        }
+        if (auto placement = placementOf(instance, now))
+            placements.push_back(std::move(*placement));
         cgroupPaths.insert(instance.cgroupPath);
         // What a bubble narrowed inside a pod that is not a container
         // (conmon's cgroup) is remembered while the pod is there.
@@ -176,14 +177,44 @@ void CpuManager::keepOnSharedPool(const std::vector<Instance>& listed)
                 cgroupPaths.insert(rooted(child));
     }
     store_.keepNarrowedCpusets(cgroupPaths);
+    return placements;
 }
 
-void CpuManager::keepOnSharedPool(const Instance& instance, std::function<void()> placed)
+std::optional<Placement> CpuManager::placementOf(const Instance& instance)
 {
-    place(instance, assignment(), std::move(placed));
+    if (instance.name.kind == core::WorkloadKind::Container && instance.hasCgroup())
+        known_.insert_or_assign(instance.name.canonical(), instance);
+    return placementOf(instance, assignment());
 }
 
-std::string CpuManager::bubbleHolding(const std::string& cgroupPath, const core::CpuAssignment& now)
+std::vector<Placement> CpuManager::placementsOfKnown(const std::set<std::string>& except,
+                                                    const std::set<std::string>& exceptPods)
+{
+    if (settings_.policy != core::CpuManagerPolicy::Static && !store_.anyNarrowedCpuset())
+        return {};
+    const auto now = assignment();
+    // The workloads resized manages are known by their binding too, also
+    // those changed since the last pass.
+    for (const auto& record : store_.workloads())
+        if (auto bound = boundContainer(record))
+            known_.insert_or_assign(record.name, std::move(*bound));
+    std::vector<Placement> placements;
+    for (const auto& [name, instance] : known_)
+        if (!except.contains(name) && !exceptPods.contains(instance.pod))
+            if (auto placement = placementOf(instance, now))
+                placements.push_back(std::move(*placement));
+    return placements;
+}
+
+void CpuManager::placing(const Placement& placement)
+{
+    if (placement.narrowedFrom)
+        store_.saveNarrowedCpuset(placement.write.cgroup, *placement.narrowedFrom);
+    else if (placement.givenBack)
+        store_.removeNarrowedCpuset(placement.write.cgroup);
+}
+
+std::string CpuManager::bubbleHolding(const std::string& cgroupPath, const core::CpuAssignment& now) const
 {
     const std::string parent = std::filesystem::path(rooted(cgroupPath)).parent_path();
     for (const auto& [workload, slice] : now.slices()) {
@@ -197,30 +228,24 @@ std::string CpuManager::bubbleHolding(const std::string& cgroupPath, const core:
     return {};
 }
 
-void CpuManager::place(const Instance& instance, const core::CpuAssignment& now, std::function<void()> placed)
+std::optional<Placement> CpuManager::placementOf(const Instance& instance, const core::CpuAssignment& now) const
 {
-    // Whatever the way out, the caller hears of it once.
-    const auto notPlacing = [&placed] {
-        if (placed)
-            placed();
-    };
-    if (instance.name.kind != core::WorkloadKind::Container || !instance.hasCgroup() ||
-        placing_.contains(instance.cgroupPath))
-        return notPlacing();
+    if (instance.name.kind != core::WorkloadKind::Container || !instance.hasCgroup())
+        return std::nullopt;
     const std::string name = instance.name.canonical();
-    const std::string cgroupPath = instance.cgroupPath;
+    const std::string& cgroupPath = instance.cgroupPath;
     // A container narrowed for a slice gets back what it had when the slice
     // goes; one never narrowed keeps its own cpuset, less the slices.
     const auto narrowed = store_.narrowedCpuset(cgroupPath);
     // Without the static policy only what a static run narrowed is put back.
     if (settings_.policy != core::CpuManagerPolicy::Static && !narrowed)
-        return notPlacing();
+        return std::nullopt;
     // Its own AllowedCpus, or its slice, are placed with its other limits:
     // also while its first change is being written, before it holds them.
     if (const auto record = store_.find(name);
         record && record->desired.allowedCpus &&
         (record->holdsAllocation || record->syncState == core::SyncState::Applying))
-        return notPlacing();
+        return std::nullopt;
     auto& backend = drivers_.forCgroup(cgroupPath);
     core::CpuSet current;
     core::CpuSet parentAllows;
@@ -229,7 +254,7 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
         parentAllows = backend.parentCpus(cgroupPath);
     } catch (const cgroup::CgroupError& error) {
         spdlog::debug("{}: cannot read its cgroup to place it on the shared pool: {}", name, error.what());
-        return notPlacing();
+        return std::nullopt;
     }
     const core::CpuSet own = narrowed.value_or(current);
     core::Resources onPool;
@@ -242,32 +267,24 @@ void CpuManager::place(const Instance& instance, const core::CpuAssignment& now,
         if (allowed.empty()) {
             spdlog::debug("{}: its parent cgroup allows only CPUs {}, none of the shared pool {}", name,
                           core::formatCpuSet(parentAllows), core::formatCpuSet(*onPool.allowedCpus));
-            return notPlacing();
+            return std::nullopt;
         }
         onPool.allowedCpus = allowed;
     }
     if (core::matches(cgroup::asBackendReads(backend, cgroupPath, onPool), core::Resources{.allowedCpus = current}))
-        return notPlacing();
-    if (!narrowed)
-        store_.saveNarrowedCpuset(cgroupPath, current);
-    else if (*onPool.allowedCpus == own)
-        store_.removeNarrowedCpuset(cgroupPath);
+        return std::nullopt;
+    const bool givenBack = narrowed && *onPool.allowedCpus == own;
+    // An empty cpuset is every CPU the parent allows.
+    const core::CpuSet before = current.empty() ? parentAllows : current;
+    const core::CpuSet after = onPool.allowedCpus->empty() ? parentAllows : *onPool.allowedCpus;
     spdlog::info("{}: placing it on the shared pool ({})", name, core::describe(onPool));
-    auto execution = std::make_unique<Execution>(
-        loop_, std::vector<CgroupChange>{{&backend, cgroupPath, onPool}}, cgroup::ApplyOptions{},
-        [this, name, cgroupPath, placed = std::move(placed)](Execution& done) {
-            if (done.outcome() != cgroup::ApplyOutcome::Applied)
-                spdlog::warn("{}: not placed on the shared pool: {}", name, done.message());
-            if (placed)
-                placed();
-            // As ResourceManager::finishChangeSet: the execution ends with this
-            // callback, which must not use its captures after.
-            const auto finished = placing_.extract(std::string(cgroupPath));
-        },
-        &peerCalls_);
-    Execution& started = *execution;
-    placing_.emplace(cgroupPath, std::move(execution));
-    started.start();
+    return Placement{
+        .workload = name,
+        .write = {&backend, cgroupPath, std::move(onPool), /*mayVanish=*/true},
+        .narrowedFrom = narrowed ? std::nullopt : std::optional(current),
+        .givenBack = givenBack,
+        .narrows = !core::isSubset(before, after),
+    };
 }
 
 }  // namespace resized::service

@@ -4,16 +4,17 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 #include "cgroup/driver_selector.h"
 #include "core/cpu_assignment.h"
 #include "core/cpu_topology.h"
 #include "core/resources.h"
-#include "service/event_loop.h"
 #include "service/executor.h"
-#include "service/worker_thread.h"
 #include "service/workload_source.h"
+#include "service/workloads/change.h"
 #include "store/state_store.h"
 
 namespace resized::service {
@@ -34,11 +35,13 @@ struct CpuPools {
 // any other limit. What it does itself: turning ExclusiveCpus into the
 // keys it stands for (assignment().expand()), placing every other
 // container on the shared pool (placed() for the workloads resized
-// manages, keepOnSharedPool() for the others), and showing the pools.
+// manages, placementOf() for the others), and showing the pools. As
+// kubelet's, it decides and never writes: every write it asks for is part
+// of a change set, made by the one path that writes cgroups.
 class CpuManager {
 public:
-    CpuManager(EventLoop& loop, store::StateStore& store, const core::CpuTopology& topology,
-               core::CpuManagerSettings settings, cgroup::DriverSelector& drivers, WorkerThread& peerCalls);
+    CpuManager(store::StateStore& store, const core::CpuTopology& topology, core::CpuManagerSettings settings,
+               cgroup::DriverSelector& drivers);
     ~CpuManager();
 
     core::CpuManagerPolicy policy() const { return settings_.policy; }
@@ -75,18 +78,28 @@ public:
     // executor makes it all or nothing.
     std::vector<CgroupChange> changesFor(const store::WorkloadRecord& record, const core::Resources& write);
 
-    // A container whose cpuset resized does not decide (one it holds nothing
-    // for, or whose desired state names no AllowedCpus) on the shared pool:
-    // its cgroup's cpuset less the slices, written (off the loop where the
-    // backend waits for systemd) when it holds a CPU of one; what a slice
-    // took is given back when the slice goes (the store remembers it), or
-    // when the policy is no longer static.
-    // `placed`, if any, is called once the cpuset is written, or at once
-    // when there is nothing to write (or a write is under way already).
-    void keepOnSharedPool(const Instance& instance, std::function<void()> placed = {});
-    // A pass over every container: keepOnSharedPool() for each, and what
-    // the store remembers of containers gone is forgotten.
-    void keepOnSharedPool(const std::vector<Instance>& listed);
+    // The write that puts a container whose cpuset resized does not
+    // decide (one it holds nothing for, or whose desired state names no
+    // AllowedCpus) on the shared pool: its cgroup's cpuset less the slices,
+    // when it holds a CPU of one; what a slice took is given back when the
+    // slice goes (the store remembers it), or when the policy is no longer
+    // static. None when it is where it belongs. It is the CPU manager's to
+    // ask for, never to write: the caller writes it as a change set.
+    std::optional<Placement> placementOf(const Instance& instance);
+    // The same for every container of a pass (the runtime's listing), each
+    // a placement of its own; what the store remembers of containers gone
+    // is forgotten, and the listing is kept as the containers known.
+    std::vector<Placement> placementsOf(const std::vector<Instance>& listed);
+    // The placements of every container known (the last pass's and those
+    // placed one by one since) but `except` and the members of `exceptPods`
+    // (a pod's change takes its members along: changesFor()), with the
+    // slices as the store holds them now: how a change of a slice moves
+    // the others.
+    std::vector<Placement> placementsOfKnown(const std::set<std::string>& except = {},
+                                             const std::set<std::string>& exceptPods = {});
+    // Just before `placement` is written: the store remembers the cpuset it
+    // narrows, or forgets the one it gives back.
+    void placing(const Placement& placement);
 
     // The store's slices under the static policy; none under another.
     std::map<std::string, core::Slice> slicesInForce() const;
@@ -98,20 +111,19 @@ private:
                                                 const core::Resources& podWrite);
     // The pod holding a bubble whose cgroup holds `cgroupPath`: the OCI hook
     // knows a container by its cgroup only.
-    std::string bubbleHolding(const std::string& cgroupPath, const core::CpuAssignment& now);
-    // keepOnSharedPool() with the slices as `now` has them.
-    void place(const Instance& instance, const core::CpuAssignment& now, std::function<void()> placed);
+    std::string bubbleHolding(const std::string& cgroupPath, const core::CpuAssignment& now) const;
+    // placementOf() with the slices as `now` has them.
+    std::optional<Placement> placementOf(const Instance& instance, const core::CpuAssignment& now) const;
 
-    EventLoop& loop_;
     store::StateStore& store_;
     const core::CpuTopology& topology_;
     core::CpuManagerSettings settings_;
     cgroup::DriverSelector& drivers_;
-    WorkerThread& peerCalls_;
     // Containers on their pod's shared pool at the last pass.
     size_t onPodSharedPools_ = 0;
-    // The writes under way, by cgroup: one at a time for each.
-    std::map<std::string, std::unique_ptr<Execution>> placing_;
+    // The containers with a cgroup as the last pass listed them, and those
+    // placed one by one since, by canonical name.
+    std::map<std::string, Instance> known_;
 };
 
 }  // namespace resized::service

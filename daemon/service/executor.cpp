@@ -59,7 +59,11 @@ void Execution::stepAdvanced(std::optional<std::chrono::milliseconds> delay)
     const cgroup::ApplyOutcome outcome = step_->outcome();
     std::string message = step_->message();
     step_.reset();
-    if (outcome != cgroup::ApplyOutcome::Applied) {
+    if (outcome != cgroup::ApplyOutcome::Applied && vanished(changes_[current_])) {
+        spdlog::debug("{}: gone, left out of the change: {}", changes_[current_].cgroup, message);
+        // Nothing of it to restore.
+        previous_[current_] = {};
+    } else if (outcome != cgroup::ApplyOutcome::Applied) {
         restoreFinished(outcome, std::move(message));
         return;
     }
@@ -67,6 +71,18 @@ void Execution::stepAdvanced(std::optional<std::chrono::milliseconds> delay)
     if (current_ < changes_.size())
         failpoint("between-cgroups");
     advance();
+}
+
+bool Execution::vanished(const CgroupChange& change)
+{
+    if (!change.mayVanish)
+        return false;
+    try {
+        change.backend->read(change.cgroup);
+        return false;
+    } catch (const cgroup::CgroupError&) {
+        return true;
+    }
 }
 
 void Execution::runOffLoop(std::function<std::function<void(Execution&)>()> job)

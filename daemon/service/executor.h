@@ -20,6 +20,9 @@ struct CgroupChange {
     cgroup::LimitsBackend* backend = nullptr;
     std::string cgroup;
     core::Resources target;
+    // Its cgroup may go while the change runs (another container, moved
+    // along): gone, it is skipped, not a failure of the whole.
+    bool mayVanish = false;
 };
 
 // Applies a change over one or more cgroups, all or nothing, without ever
@@ -58,6 +61,8 @@ private:
     void restoreFinished(cgroup::ApplyOutcome outcome, std::string message);
     void finish(cgroup::ApplyOutcome outcome, std::string message);
     bool offLoop(const CgroupChange& change) const { return peerCalls_ && change.backend->waitsForPeer(); }
+    // The change failed because its cgroup is gone, and it may be.
+    static bool vanished(const CgroupChange& change);
     // Runs `job` on peerCalls_ and its continuation on the loop, unless
     // this execution has gone by then.
     void runOffLoop(std::function<std::function<void(Execution&)>()> job);

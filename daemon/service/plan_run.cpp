@@ -229,11 +229,6 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     spdlog::info("plan {}: applying {}", plan.id, describePlan(plan));
     for (const WorkloadChange& item : set->items)
         announcer_.changed(item.record);
-    // A slice the plan gives is kept free of the others from its
-    // admission, not from the plan's end.
-    if (std::any_of(set->items.begin(), set->items.end(),
-                    [](const WorkloadChange& item) { return item.request.exclusiveCpus.value_or(0) > 0; }))
-        slicesChanged();
     onRunning(plan);
 
     set->actor = Actor::plan(plan.id, plan.callerUid);

@@ -132,8 +132,10 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
         return;
     }
     record->driver = std::string(drivers_.forCgroup(record->cgroupPath).driverName());
-    host_.keepOnSharedPool(*instance);
+    // Placed now unless it is repaired below: a placement is a change of its
+    // own, and a repair places it once it ends.
     if (!record->holdsAllocation) {
+        host_.keepOnSharedPool(*instance);
         if (!record->desired.empty() && record->updateState == core::UpdateState::Pending) {
             saveIfChanged();
             host_.readmit(*record, *instance);
@@ -164,6 +166,7 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
         else
             transition::synchronized(*record, actual);
         saveIfChanged();
+        host_.keepOnSharedPool(*instance);
         return;
     }
     // The cgroup holds the cpuset last written, and the CPU manager's pool

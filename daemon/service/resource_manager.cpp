@@ -130,12 +130,12 @@ ResourceManager::ResourceManager(EventLoop& loop, Settings settings, NodeInfo no
       hooks_(store_, reconciler_, events_, [this](const std::string& name) { return busy(name); },
              settings_.cpuManager.policy == core::CpuManagerPolicy::Static
                  ? HookPreparations::PlaceUnmanaged([this](const Instance& instance, std::function<void()> placed) {
-                       cpuManager_.keepOnSharedPool(instance, std::move(placed));
+                       placeOnSharedPool(instance, std::move(placed));
                    })
                  : HookPreparations::PlaceUnmanaged()),
       lifecycle_(store_, reconciler_, hooks_, events_, *this),
       peerCalls_(loop_),
-      cpuManager_(loop_, store_, node_.topology, settings_.cpuManager, drivers_, peerCalls_),
+      cpuManager_(store_, node_.topology, settings_.cpuManager, drivers_),
       invariants_(store_, ledger_, settings_.cpuManager.reserved)
 {
 }
@@ -504,10 +504,6 @@ void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
     spdlog::info("{}: applying {} (generation {})", name, core::describe(assessment.request),
                  change.record.generation);
     announcer_.changed(change.record);
-    // The others leave a slice as it is written, not after: a slice given
-    // back or made smaller is theirs again only once its change ended.
-    if (assessment.request.exclusiveCpus.value_or(0) > 0)
-        slicesChanged();
 
     auto set = std::make_unique<ChangeSet>();
     set->items.push_back(std::move(change));
@@ -955,7 +951,7 @@ void ResourceManager::sourceUnavailable(const std::string& why)
 
 void ResourceManager::countUnheld(const Instance& instance)
 {
-    cpuManager_.keepOnSharedPool(instance);
+    placeOnSharedPool(instance);
     if (unheld_.count(instance))
         announcer_.budgetChanged();
 }
@@ -979,7 +975,22 @@ void ResourceManager::slicesChanged()
     if (slices == slicesPlaced_)
         return;
     slicesPlaced_ = std::move(slices);
-    resynchronise();
+    for (Placement& placement : cpuManager_.placementsOfKnown())
+        if (!busy(placement.workload))
+            beginPlacement(std::move(placement), {});
+    repairOwnCpusetsAroundSlices();
+}
+
+void ResourceManager::repairOwnCpusetsAroundSlices()
+{
+    // A slice's holder has its slice, which no other slice moves.
+    const auto placedAroundSlices = [](const store::WorkloadRecord& record) {
+        return record.holdsAllocation && record.desired.allowedCpus && record.desired.exclusiveCpus.value_or(0) == 0 &&
+               record.hasCgroup();
+    };
+    for (const auto& record : store_.workloads())
+        if (placedAroundSlices(record) && !busy(record.name))
+            reconciler_.reconcileOne(record.name, nullptr, Reconciler::Lookup::TrustBinding);
 }
 
 void ResourceManager::resynchronise(std::function<void()> done)
@@ -1031,13 +1042,18 @@ void ResourceManager::passOver(std::vector<Instance> listed, const std::set<std:
 {
     setRuntimeConnected(true);
     // Every container listed: a cgroup read is never stale.
-    cpuManager_.keepOnSharedPool(listed);
+    std::vector<Placement> placements = cpuManager_.placementsOf(listed);
     std::erase_if(listed, [&](const Instance& instance) {
         return newerThanListing.contains(instance.name.canonical());
     });
     if (unheld_.replace(listed, newerThanListing))
         announcer_.budgetChanged();
     reconciler_.reconcileAll(listed, newerThanListing);
+    // After the repairs the pass began: a workload being repaired is placed
+    // when its repair ends.
+    for (Placement& placement : placements)
+        if (!busy(placement.workload))
+            beginPlacement(std::move(placement), {});
     deferred_.schedulePass();
 }
 

@@ -261,12 +261,26 @@ private:
     {
         return cpuManager_.placed(holder, desired, std::move(write));
     }
-    void keepOnSharedPool(const Instance& instance) override { cpuManager_.keepOnSharedPool(instance); }
+    void keepOnSharedPool(const Instance& instance) override { placeOnSharedPool(instance); }
+    // The container on the CPU manager's shared pool as a change set of its
+    // own, unless it is being changed (its change places it when it ends);
+    // `placed`, if any, is called once that is done or there is nothing to do.
+    void placeOnSharedPool(const Instance& instance, std::function<void()> placed = {});
+    void beginPlacement(Placement placement, std::function<void()> placed);
+    // The other containers known, moved with the slices `set` changes.
+    void moveOthersWith(ChangeSet& set);
+    void finishPlacements(uint64_t id);
     void giveBackSlicesThePolicyNoLongerGives();
     void repackSlicesOffReservedCpus();
-    // A slice was given, resized or given back: every other container's
-    // cpuset is placed again and the pools announced.
+    // A slice was given, resized or given back outside a change set that
+    // moved the others with it: every other container known is placed
+    // again, and the pools announced.
     void slicesChanged();
+    // The workloads that asked for AllowedCpus of their own have them
+    // placed with their other limits, less the slices (CpuManager::placed):
+    // a change of the slices repairs each of them not being changed, as the
+    // pool moved under it.
+    void repairOwnCpusetsAroundSlices();
     void scheduleRelease(const store::WorkloadRecord& record) override;
     Announcer& announcer() override { return announcer_; }
     void sourceUnavailable(const std::string& why) override;
@@ -320,8 +334,8 @@ private:
     // another, off the loop.
     WorkerThread peerCalls_;
     CpuManager cpuManager_;
-    // The slices as the last pass slicesChanged() asked for placed the
-    // other containers around them; none before the first.
+    // The slices the other containers were last placed around (by
+    // slicesChanged() or with a slice's change set); none before the first.
     std::optional<std::map<std::string, core::Slice>> slicesPlaced_;
     InvariantCheck invariants_;
 };

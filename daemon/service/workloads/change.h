@@ -80,6 +80,24 @@ struct WorkloadChange {
     std::optional<int64_t> reservationId;
 };
 
+// Another container's cpuset moved as the slices change, onto the shared
+// pool or back to what it had (CpuManager::placementOf). It holds what it
+// held: nothing admits or reserves it, and only the cpuset it had before
+// its first narrowing is remembered (CpuManager::placing).
+struct Placement {
+    std::string workload;  // canonical
+    CgroupChange write;
+    // What to remember before the write: the cpuset it had before the first
+    // narrowing; or that it gets that cpuset back, and nothing is left to
+    // remember.
+    std::optional<core::CpuSet> narrowedFrom;
+    bool givenBack = false;
+    // It loses CPUs: written before the changes of its set, so that a slice
+    // is free of the others when its holder gets it; a placement that only
+    // gains CPUs is written after them, once a slice has left them.
+    bool narrows = false;
+};
+
 // How a plan's run ended. Pending: it did not run and is to be offered
 // again (one of its workloads was busy, or it waits with Defer).
 struct PlanOutcome {
@@ -92,12 +110,19 @@ using PlanCallback = std::function<void(PlanOutcome)>;
 // Every change to a workload's cgroups, whoever asked for it (design.md
 // §1c): the changes of one or more workloads, admitted and reserved as one,
 // written by one Execution in the order of `items` (decreases first),
+// between the placements that narrow and those that widen,
 // committed in one transaction and undone as one. An update and a repair
 // are sets of one; a plan's set carries the plan, whose row is committed
 // with the outcome.
 struct ChangeSet {
     uint64_t id = 0;  // given by Workloads::begin()
     std::vector<WorkloadChange> items;
+    // The other containers moved with the slices the items change; a set of
+    // placements alone moves containers around slices changed before.
+    std::vector<Placement> placements;
+    // Told when a set of placements alone has ended, however it ended (the
+    // OCI hook waits for it).
+    std::vector<std::function<void()>> placed;
     std::unique_ptr<Execution> execution;
     Actor actor;
     uint64_t startedAtUsec = 0;
@@ -112,6 +137,8 @@ struct ChangeSet {
 
     // A drift repair: it holds what it held, and nobody waits for it.
     bool repair() const { return !plan && items.size() == 1 && !items.front().reservationId; }
+    // Only other containers moved around the slices: nothing to commit.
+    bool placementsOnly() const { return items.empty(); }
 };
 
 }  // namespace resized::service

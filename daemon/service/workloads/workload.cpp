@@ -48,6 +48,11 @@ ChangeSet& Workloads::begin(std::unique_ptr<ChangeSet> set)
     set->id = ++lastChangeSet_;
     for (const WorkloadChange& item : set->items)
         (*this)[item.record.name].change_ = set.get();
+    // The others moved with a slice's change are not held up by it: what
+    // is asked of them meanwhile is admitted against the slice as reserved.
+    if (set->placementsOnly())
+        for (const Placement& placement : set->placements)
+            (*this)[placement.workload].change_ = set.get();
     return *changeSets_.emplace(set->id, std::move(set)).first->second;
 }
 
@@ -60,9 +65,14 @@ ChangeSet* Workloads::changeSet(uint64_t id)
 std::unique_ptr<ChangeSet> Workloads::end(uint64_t id)
 {
     auto node = changeSets_.extract(id);
-    for (const WorkloadChange& item : node.mapped()->items)
-        if (Workload* workload = find(item.record.name); workload && workload->change_ == node.mapped().get())
+    const auto free = [&](const std::string& name) {
+        if (Workload* workload = find(name); workload && workload->change_ == node.mapped().get())
             workload->change_ = nullptr;
+    };
+    for (const WorkloadChange& item : node.mapped()->items)
+        free(item.record.name);
+    for (const Placement& placement : node.mapped()->placements)
+        free(placement.workload);
     return std::move(node.mapped());
 }
 

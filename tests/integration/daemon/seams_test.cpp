@@ -310,6 +310,26 @@ TEST_F(SeamsTest, ASliceIsKeptFreeOfTheOthersFromItsAdmission)
         << other.name() << " still runs on the slice's CPU " << *slice.begin();
 }
 
+// The others leave a slice in the change set that gives it (design.md §1c),
+// not in a pass after it: when UpdateResources answers, no other container
+// runs on the slice's CPUs.
+TEST_F(SeamsTest, TheOthersHaveLeftASliceWhenItsChangeAnswers)
+{
+    ASSERT_GE(countCpus(onlineCpuList()), 2U) << "the CPU manager needs a shared pool besides a slice";
+    const auto other = runContainer("other");
+    const auto holder = runContainer("holder");
+    // Both known to the daemon from its start-up pass.
+    withStaticCpuManager();
+
+    const Dictionary status = client().updateResources(holder.name(), {{"ExclusiveCpus", Variant(std::uint64_t{1})}});
+
+    const auto slice = parseCpuList(entryOf<std::string>(entryOf<Dictionary>(status, "Actual"), "AllowedCpus"));
+    ASSERT_EQ(slice.size(), 1U);
+    const auto otherCpus = parseCpuList(CgroupV1(other.cgroupPath()).read("cpuset", "cpuset.cpus"));
+    EXPECT_FALSE(otherCpus.contains(*slice.begin()))
+        << other.name() << " still runs on the slice's CPU " << *slice.begin();
+}
+
 // An autoscale CPU target on a slice holder sizes the slice in whole CPUs
 // (design.md §1c): idle, the holder keeps the one CPU it holds, and no
 // quota the CPU manager would refuse is ever asked for.
