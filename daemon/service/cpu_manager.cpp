@@ -149,12 +149,17 @@ std::vector<CgroupChange> CpuManager::podChildrenPlaced(const store::WorkloadRec
     return changes;
 }
 
+bool CpuManager::placesAny() const
+{
+    // Without the static policy only what a static run narrowed is put
+    // back: nothing at all once that is done, the default's every time.
+    return settings_.policy == core::CpuManagerPolicy::Static || store_.anyNarrowedCpuset();
+}
+
 std::vector<Placement> CpuManager::placementsOf(const std::vector<Instance>& listed)
 {
     known_.clear();
-    // Without the static policy a pass only puts back what a static run
-    // narrowed: none at all once that is done, the default's every pass.
-    if (settings_.policy != core::CpuManagerPolicy::Static && !store_.anyNarrowedCpuset())
+    if (!placesAny())
         return {};
     // One reading of the slices for the whole pass.
     const auto now = assignment();
@@ -190,7 +195,7 @@ std::optional<Placement> CpuManager::placementOf(const Instance& instance)
 std::vector<Placement> CpuManager::placementsOfKnown(const std::set<std::string>& except,
                                                     const std::set<std::string>& exceptPods)
 {
-    if (settings_.policy != core::CpuManagerPolicy::Static && !store_.anyNarrowedCpuset())
+    if (!placesAny())
         return {};
     const auto now = assignment();
     // The workloads resized manages are known by their binding too, also

@@ -112,6 +112,9 @@ private:
     // The pod holding a bubble whose cgroup holds `cgroupPath`: the OCI hook
     // knows a container by its cgroup only.
     std::string bubbleHolding(const std::string& cgroupPath, const core::CpuAssignment& now) const;
+    // Whether any container may need a placement: a pass over them all
+    // is skipped when none can.
+    bool placesAny() const;
     // placementOf() with the slices as `now` has them.
     std::optional<Placement> placementOf(const Instance& instance, const core::CpuAssignment& now) const;
 
