@@ -13,9 +13,9 @@ Two things fail the run when CI=true, and are printed as notes otherwise
 (where a developer may filter cases or skip on purpose):
 - a skipped case that tests/skips-allowed.txt does not list with its reason;
 - a gtest test whose cases run are not the cases its programs define
-  (`--gtest_list_tests` of each ELF file in its command: the VM tier runs
-  several in its guest and reports them as one): a case dropped or added in
-  silence is named.
+  (`--gtest_list_tests` of each ELF file in its command, with the
+  --gtest_filter that follows it: the VM tier runs several in its guest and
+  reports them as one): a case dropped or added in silence is named.
 
 CI keeps only the end of a run's output: what failed has to be at the end."""
 
@@ -76,23 +76,29 @@ def gtest_programs(command, build_dir):
     """The gtest programs of a test's command line: its ELF files (the
     integration tests run one behind a wrapper script, the VM tier several
     in its guest); meson names the build's programs from the build
-    directory."""
+    directory. Each comes with the --gtest_filter that follows it in the
+    command, if any (the VM tier runs some of a program's cases only)."""
     programs = []
     for argument in command:
+        if argument.startswith("--gtest_filter=") and programs:
+            programs[-1] = (programs[-1][0], argument)
+            continue
         path = build_dir / argument
         try:
             with open(path, "rb") as file:
                 if file.read(4) == b"\x7fELF":
-                    programs.append(path)
+                    programs.append((path, None))
         except OSError:
             continue
     return programs
 
 
-def defined_cases(program):
+def defined_cases(program, case_filter=None):
     """The cases a gtest program defines, as `--gtest_list_tests` lists them
-    ("Suite." lines, then indented cases, each maybe with a # comment)."""
-    listing = subprocess.run([program, "--gtest_list_tests"], capture_output=True, text=True, check=True)
+    ("Suite." lines, then indented cases, each maybe with a # comment), of
+    those `case_filter` selects."""
+    listing = subprocess.run([program, "--gtest_list_tests"] + ([case_filter] if case_filter else []),
+                             capture_output=True, text=True, check=True)
     cases, suite = set(), None
     for line in listing.stdout.splitlines():
         if line.startswith("  ") and suite:
@@ -177,9 +183,9 @@ def read_gtest_run(configuration, build_dir, name, test, result):
         configuration.count_differences.append(f"{name}: no gtest program in its command {test['cmd']}")
         return cases
     defined = set()
-    for program in programs:
+    for program, case_filter in programs:
         try:
-            defined |= defined_cases(program)
+            defined |= defined_cases(program, case_filter)
         except subprocess.CalledProcessError as error:
             configuration.count_differences.append(f"{name}: {program} --gtest_list_tests failed: {error.stderr}")
             return cases

@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage (in the VM guest, as root): guest-test.sh STAGE BACKEND_TEST IMAGE_TAR TOPOLOGY_TEST INTEGRATION_TEST...
+# Usage (in the VM guest, as root): guest-test.sh STAGE BACKEND_TEST IMAGE_TAR TOPOLOGY_TEST INTEGRATION_TEST [--gtest_filter=PATTERN]...
 #
 # resized installed as a real systemd service, end to end: start, bus
 # activation, limits written to cgroupfs (v2) and through systemd, the
@@ -15,8 +15,17 @@ stage=$1
 backend_test=$2
 image=$3
 topology_test=$4
-# Programs of tests/integration: the CPU manager's tests.
-integration_tests=("${@:5}")
+# Programs of tests/integration: the CPU manager's tests. A --gtest_filter
+# after a program runs only those of its cases.
+integration_tests=()
+declare -A case_filter=()
+for argument in "${@:5}"; do
+    if [[ $argument == --gtest_filter=* ]]; then
+        case_filter[${integration_tests[-1]}]=$argument
+    else
+        integration_tests+=("$argument")
+    fi
+done
 results=$(dirname "$(realpath "$0")")/results
 mkdir -p "$results"
 
@@ -449,7 +458,7 @@ for program in "${integration_tests[@]}"; do
             CONTAINERS_CONF="$scratch/containers.conf" \
             RESIZED_TEST_PODMAN_SOCKET=/run/podman/podman.sock \
             DBUS_SYSTEM_BUS_ADDRESS=unix:path=/run/dbus/system_bus_socket \
-            "$program" --gtest_brief=1 --gtest_output=xml:"$results/$name.xml"
+            "$program" ${case_filter[$program]:-} --gtest_brief=1 --gtest_output=xml:"$results/$name.xml"
     check "and leaves no container or pod behind" \
         equals "$(podman ps --all --quiet | wc -l) $(podman pod ps --quiet | wc -l)" "0 0"
     rm -rf "$scratch"

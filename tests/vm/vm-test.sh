@@ -1,5 +1,5 @@
 #!/bin/bash
-# Usage: vm-test.sh BUILD_DIR GUEST_TEST BACKEND_TEST TOPOLOGY_TEST INTEGRATION_TEST... [--gtest_output=xml:REPORT]
+# Usage: vm-test.sh BUILD_DIR GUEST_TEST BACKEND_TEST TOPOLOGY_TEST INTEGRATION_TEST [--gtest_filter=PATTERN]... [--gtest_output=xml:REPORT]
 #
 # The 'vm' test of meson: installs the build into a staging folder, which the
 # guest copies onto its root (the guest's root is a RAM overlay, so this is a
@@ -12,7 +12,9 @@
 # INTEGRATION_TEST... are programs of tests/integration that the guest runs
 # against its own systemd, Podman and CPU topology. The gtest programs run in
 # the guest report their cases back; meson (protocol 'gtest') appends
-# --gtest_output=xml:REPORT, where they are written as one report.
+# --gtest_output=xml:REPORT, where they are written as one report. A
+# --gtest_filter after a program runs only those of its cases in the guest
+# (tools/test-summary.py counts the cases it selects).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -26,6 +28,8 @@ report=
 for argument in "$@"; do
     if [[ $argument == --gtest_output=xml:* ]]; then
         report=$(realpath -m "${argument#--gtest_output=xml:}")
+    elif [[ $argument == --gtest_filter=* ]]; then
+        integration_tests+=("$argument")
     else
         integration_tests+=("$(realpath "$argument")")
     fi
