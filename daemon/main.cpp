@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
 
 #include <sdbus-c++/sdbus-c++.h>
 #include <spdlog/spdlog.h>
@@ -129,6 +130,13 @@ int run(const resized::CommandLine& commandLine)
             return service::PoolUsage{manager.poolAllocated(pool), manager.poolUnheld(pool.name)};
         });
     pools.declare(loadPoolFiles(settings.poolDirectory));
+    metrics.publishAllowedDisruptions([&pools] {
+        std::map<std::string, uint64_t> allowed;
+        for (const auto& pool : pools.list())
+            if (const auto status = pools.status(pool.name); status.allowedDisruptions)
+                allowed.emplace(pool.name, *status.allowedDisruptions);
+        return allowed;
+    });
     service::Plans plans(loop, store, manager);
 
     auto connection = sdbus::createSystemBusConnection();

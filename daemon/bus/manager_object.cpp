@@ -137,6 +137,7 @@ void ManagerObject::planRunning(const store::PlanRecord& plan) { refreshPlan(pla
 void ManagerObject::planFinished(const store::PlanRecord& plan)
 {
     refreshPlan(plan);
+    metrics_.planFinished(core::toString(plan.state), core::toString(plan.reason));
     emitPlanFinished(sdbus::ObjectPath(planPath(plan.id)), std::string(core::toString(plan.state)),
                      std::string(core::toString(plan.reason)), plan.message);
 }
@@ -268,6 +269,11 @@ void ManagerObject::updateFailed(const std::string& name, service::ErrorCode cod
     emitUpdateFailed(name, dbusErrorName(code), message);
 }
 
+void ManagerObject::poolDisrupted(const store::Disruption& disruption)
+{
+    metrics_.poolDisrupted(disruption.pool, core::toString(disruption.reason));
+}
+
 void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dictionary>&& result,
                                    const std::string& name, const Dictionary& resources,
                                    const Dictionary& options)
@@ -280,9 +286,9 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
             manager_.update(name, decodeResources(resources), decodeOptions(options), caller, std::move(done));
         },
         [&metrics = metrics_, started, exclusive = resources.contains("ExclusiveCpus"),
-         source = core::parseWorkloadName(name).value_or(core::WorkloadName{}).kind == core::WorkloadKind::Pod
+         source = resources.contains("ExclusiveCpus") && manager_.slicesFromPodBubble(name)
                       ? service::ExclusiveCpusSource::Pod
-                      : service::ExclusiveCpusSource::Container](std::string_view outcome) {
+                      : service::ExclusiveCpusSource::Node](std::string_view outcome) {
             metrics.updateAnswered(outcome, std::chrono::steady_clock::now() - started);
             if (exclusive)
                 metrics.exclusiveCpusAnswered(source, outcome);

@@ -49,6 +49,7 @@ public:
     void driftDetected(const std::string& name, const core::Resources& desired,
                        const core::Resources& actual) override;
     void updateFailed(const std::string& name, service::ErrorCode code, const std::string& message) override;
+    void poolDisrupted(const store::Disruption& disruption) override;
 
     void planSubmitted(const store::PlanRecord& plan) override;
     void planRunning(const store::PlanRecord& plan) override;

@@ -20,6 +20,9 @@ public:
     virtual void driftDetected(const std::string& name, const core::Resources& desired,
                                const core::Resources& actual) = 0;
     virtual void updateFailed(const std::string& name, ErrorCode code, const std::string& message) = 0;
+    // A change that lowered a pool's member was applied (or admitted for a
+    // stopped one): one disruption more against its budgets.
+    virtual void poolDisrupted(const store::Disruption& disruption) = 0;
 };
 
 // Fans the node's news out to the observer, when there is one.
@@ -66,6 +69,11 @@ public:
     {
         if (observer_)
             observer_->updateFailed(name, code, message);
+    }
+    void disrupted(const store::Disruption& disruption)
+    {
+        if (observer_)
+            observer_->poolDisrupted(disruption);
     }
 
 private:

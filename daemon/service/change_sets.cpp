@@ -74,7 +74,7 @@ WorkloadChange ResourceManager::reserve(const Target& target, const store::Workl
         .createdAtUsec = started,
         .planId = planId,
     });
-    recordDisruption(assessment.question, reservationId);
+    auto disruption = recordDisruption(assessment.question, reservationId);
     return {.record = std::move(joined),
             .request = assessment.request,
             .previousDesired = before.desired,
@@ -82,7 +82,8 @@ WorkloadChange ResourceManager::reserve(const Target& target, const store::Workl
             .previousPoolLabel = before.poolLabel,
             .targetAllocation = assessment.question.wanted,
             .previousActual = previousActual,
-            .reservationId = reservationId};
+            .reservationId = reservationId,
+            .disruption = std::move(disruption)};
 }
 
 void ResourceManager::beginChangeSet(std::unique_ptr<ChangeSet> set, const cgroup::ApplyOptions& options)
@@ -281,6 +282,8 @@ void ResourceManager::announceEnd(ChangeSet& set, bool applied)
         if (applied) {
             spdlog::info("{}: applied, now {}", record.name, core::describe(record.actual));
             announcer_.applied(record.name, record.actual);
+            if (item.disruption)
+                announcer_.disrupted(*item.disruption);
         } else {
             spdlog::warn("{}: update failed: {}", record.name, record.message);
             announcer_.failed(record.name, code, record.message);

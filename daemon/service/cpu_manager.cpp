@@ -59,6 +59,15 @@ core::AssignmentCounts CpuManager::assignmentCounts() const
     return counts;
 }
 
+bool CpuManager::slicesFromPodBubble(const std::string& workload) const
+{
+    const auto name = core::parseWorkloadName(workload);
+    if (!name || name->kind != core::WorkloadKind::Container)
+        return false;
+    const auto record = store_.find(name->canonical());
+    return record && !record->pod.empty() && assignment().bubbleOf(record->pod);
+}
+
 core::SliceRequest CpuManager::expand(const core::SliceHolder& holder, const core::Resources& request,
                                       const core::Resources& desired, const core::CpuSet& alsoTaken) const
 {

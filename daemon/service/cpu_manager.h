@@ -54,6 +54,9 @@ public:
     // Slices held now; pod_shared as the last pass over the containers
     // found them.
     core::AssignmentCounts assignmentCounts() const;
+    // Whether a slice `workload` is given comes out of its pod's bubble
+    // (kubelet's source "pod") rather than the node's CPUs ("node").
+    bool slicesFromPodBubble(const std::string& workload) const;
     // `request` as the cgroups are to be given it, or the refusal
     // (core::CpuAssignment::expand); without the static policy, a request
     // naming no ExclusiveCpus is taken as it is, reading nothing.

@@ -109,7 +109,7 @@ std::vector<WorkloadUsage> UsageSampler::sample()
 std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& record,
                                                   cgroup::UsageFiles::Kinds kinds)
 {
-    WorkloadUsage workload{.name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}};
+    WorkloadUsage workload{.name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}, .cpuPressureRatio = {}};
     auto& previous = previous_[record.name];
     try {
         workload.usage = readCounters(record, previous, kinds);
@@ -120,15 +120,22 @@ std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& r
         return std::nullopt;
     }
     const auto now = std::chrono::steady_clock::now();
+    const std::optional<uint64_t> someUsec =
+        workload.usage.cpuPressure ? std::optional(workload.usage.cpuPressure->someUsec) : std::nullopt;
     // A restarted container's counters start again in a new cgroup.
     if (previous.at != std::chrono::steady_clock::time_point{} && workload.usage.cpuNsec >= previous.cpuNsec &&
         now > previous.at) {
         const auto elapsed = std::chrono::duration_cast<std::chrono::nanoseconds>(now - previous.at);
         workload.cpuMillicores =
             (workload.usage.cpuNsec - previous.cpuNsec) * 1000 / static_cast<uint64_t>(elapsed.count());
+        if (someUsec && previous.cpuSomeUsec && *someUsec >= *previous.cpuSomeUsec)
+            workload.cpuPressureRatio =
+                std::min(1.0, static_cast<double>(*someUsec - *previous.cpuSomeUsec) * 1000.0 /
+                                  static_cast<double>(elapsed.count()));
     }
     previous.at = now;
     previous.cpuNsec = workload.usage.cpuNsec;
+    previous.cpuSomeUsec = someUsec;
     return workload;
 }
 
@@ -145,7 +152,8 @@ cgroup::Usage UsageSampler::readCounters(const store::WorkloadRecord& record, Pr
     previous = {.cgroupPath = record.cgroupPath,
                 .files = drivers_.forCgroup(record.cgroupPath).openUsage(record.cgroupPath),
                 .at = {},
-                .cpuNsec = 0};
+                .cpuNsec = 0,
+                .cpuSomeUsec = std::nullopt};
     return previous.files->read(kinds);
 }
 
@@ -184,28 +192,30 @@ std::string Metrics::exposition()
     family(out, "resized_drift_total", "counter", "Limits found changed behind resized's back, and repaired.");
     out << "resized_drift_total " << drift_ << '\n';
 
-    // As kubelet's resource managers name them.
-    const std::pair<const char*, const AllocationCounts&> sources[] = {{"container", containerExclusive_},
+    // Kubelet's resource managers' own names and labels, so that dashboards
+    // made for kubelet read them as they are.
+    const std::pair<const char*, const AllocationCounts&> sources[] = {{"node", nodeExclusive_},
                                                                        {"pod", podExclusive_}};
-    family(out, "resized_resource_manager_allocations_total", "counter",
-           "Exclusive CPU slices (pod bubbles) given, grown or shrunk by UpdateResources.");
+    family(out, "resource_manager_allocations_total", "counter",
+           "Exclusive CPU slices (pod bubbles) given, grown or shrunk by UpdateResources, by where they are "
+           "drawn from.");
     for (const auto& [source, counts] : sources)
-        out << "resized_resource_manager_allocations_total{resource_name=\"cpu\",source=\"" << source << "\"} "
+        out << "resource_manager_allocations_total{resource_name=\"cpu\",source=\"" << source << "\"} "
             << counts.allocations << '\n';
-    family(out, "resized_resource_manager_allocation_errors_total", "counter",
+    family(out, "resource_manager_allocation_errors_total", "counter",
            "UpdateResources calls asking ExclusiveCpus that were refused or failed.");
     for (const auto& [source, counts] : sources)
-        out << "resized_resource_manager_allocation_errors_total{resource_name=\"cpu\",source=\"" << source
-            << "\"} " << counts.errors << '\n';
-    family(out, "resized_resource_manager_container_assignments", "gauge",
+        out << "resource_manager_allocation_errors_total{resource_name=\"cpu\",source=\"" << source << "\"} "
+            << counts.errors << '\n';
+    family(out, "resource_manager_container_assignments", "gauge",
            "Containers by how their CPUs are assigned: a slice from the node or from their pod's bubble, or "
            "their pod's shared pool (as of the last pass over the containers).");
     const core::AssignmentCounts assignments = cpuAssignments_ ? cpuAssignments_() : core::AssignmentCounts{};
     for (const auto& [type, count] : {std::pair{"node_exclusive", assignments.nodeExclusive},
                                       std::pair{"pod_exclusive", assignments.podExclusive},
                                       std::pair{"pod_shared", assignments.podShared}})
-        out << "resized_resource_manager_container_assignments{assignment_type=\"" << type << "\"} " << count
-            << '\n';
+        out << "resource_manager_container_assignments{resource_name=\"cpu\",assignment_type=\"" << type << "\"} "
+            << count << '\n';
 
     const auto workloads = sampler_.sample();
     perWorkload(out, workloads, "resized_workload_cpu_usage_millicores", "gauge",
@@ -233,6 +243,10 @@ std::string Metrics::exposition()
     perWorkload(out, workloads, "resized_workload_oom_kills_total", "counter",
                 "Processes the kernel killed in the workload's current cgroup for lack of memory.",
                 [](const WorkloadUsage& w) { return static_cast<double>(w.usage.oomKills); });
+    perWorkload(out, workloads, "resized_workload_cpu_pressure_ratio", "gauge",
+                "The share of the time since the previous scrape at least one task of the workload waited for a "
+                "CPU (PSI some, cgroup v2).",
+                [](const WorkloadUsage& w) { return w.cpuPressureRatio; });
     for (const auto& pressure : kPressureFamilies)
         perWorkload(out, workloads, pressure.name, "counter", pressure.help, [&pressure](const WorkloadUsage& w) {
             const auto& stall = w.usage.*pressure.resource;
@@ -252,6 +266,21 @@ std::string Metrics::exposition()
         for (const auto& metric : appMetrics_())
             out << "resized_workload_app_metric{workload=\"" << escaped(metric.workload) << "\",name=\""
                 << escaped(metric.name) << "\"} " << metric.value << '\n';
+
+    family(out, "resized_pool_disruptions_total", "counter",
+           "Changes lowering a pool's member that were applied, by pool and reason (the budgets' count).");
+    for (const auto& [key, count] : disruptions_)
+        out << "resized_pool_disruptions_total{pool=\"" << escaped(key.first) << "\",reason=\"" << key.second
+            << "\"} " << count << '\n';
+    family(out, "resized_pool_allowed_disruptions", "gauge",
+           "How many more of a pool's members may be lowered now for reason manual, under its budgets.");
+    if (allowedDisruptions_)
+        for (const auto& [pool, allowed] : allowedDisruptions_())
+            out << "resized_pool_allowed_disruptions{pool=\"" << escaped(pool) << "\"} " << allowed << '\n';
+    family(out, "resized_plans_total", "counter", "Plans that ended, by state and reason.");
+    for (const auto& [key, count] : plans_)
+        out << "resized_plans_total{state=\"" << key.first << "\",reason=\"" << key.second << "\"} " << count
+            << '\n';
     return out.str();
 }
 

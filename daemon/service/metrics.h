@@ -24,6 +24,9 @@ struct WorkloadUsage {
     // The CPU used since the previous sample of the same cgroup; nullopt at
     // a workload's first sample.
     std::optional<uint64_t> cpuMillicores;
+    // The share of that time at least one of its tasks waited for a CPU
+    // (PSI some), where the kernel keeps it per cgroup.
+    std::optional<double> cpuPressureRatio;
 };
 
 // Reads the usage of every managed workload that runs. Only when asked:
@@ -45,6 +48,7 @@ private:
         std::optional<cgroup::UsageFiles> files;
         std::chrono::steady_clock::time_point at;
         uint64_t cpuNsec = 0;
+        std::optional<uint64_t> cpuSomeUsec;
     };
 
     // The cgroup's counters, read through the files held for it where they
@@ -75,7 +79,10 @@ struct PublishedAppMetric {
 // The daemon's figures in the Prometheus text format (0.0.4): the update
 // calls it answered and how long they took, drift it found, and the
 // managed workloads' usage against their limits.
-enum class ExclusiveCpusSource { Container, Pod };
+// Where an exclusive slice is drawn from, as kubelet's resource managers
+// label it: the node's CPUs (a container's slice, a pod's bubble), or a
+// pod's bubble (its members' slices).
+enum class ExclusiveCpusSource { Node, Pod };
 
 class Metrics {
 public:
@@ -85,13 +92,12 @@ public:
     // its error (Infeasible, InvalidArgument, …).
     void updateAnswered(std::string_view result, std::chrono::nanoseconds took);
     void driftDetected() { ++drift_; }
-    // An UpdateResources call asking ExclusiveCpus of a container or a pod
-    // (`source`, as kubelet's resource manager metrics label it) was
+    // An UpdateResources call asking ExclusiveCpus drawn from `source` was
     // answered: "success" counts an allocation, anything else an
     // allocation error.
     void exclusiveCpusAnswered(ExclusiveCpusSource source, std::string_view result)
     {
-        auto& counts = source == ExclusiveCpusSource::Pod ? podExclusive_ : containerExclusive_;
+        auto& counts = source == ExclusiveCpusSource::Pod ? podExclusive_ : nodeExclusive_;
         ++(result == "success" ? counts.allocations : counts.errors);
     }
     // How containers' CPUs are assigned now, once the CPU manager runs.
@@ -109,6 +115,19 @@ public:
     {
         appMetrics_ = std::move(source);
     }
+    // The pools' disruptions allowed now (PoolStatus::allowedDisruptions),
+    // by pool; a pool without a budget is left out.
+    void publishAllowedDisruptions(std::function<std::map<std::string, uint64_t>()> source)
+    {
+        allowedDisruptions_ = std::move(source);
+    }
+    // A change lowering a member of `pool` for `reason` was applied.
+    void poolDisrupted(const std::string& pool, std::string_view reason) { ++disruptions_[{pool, std::string(reason)}]; }
+    // A plan ended in `state` for `reason` ("" when it succeeded).
+    void planFinished(std::string_view state, std::string_view reason)
+    {
+        ++plans_[{std::string(state), std::string(reason)}];
+    }
 
     std::string exposition();
 
@@ -124,11 +143,15 @@ private:
         uint64_t allocations = 0;
         uint64_t errors = 0;
     };
-    AllocationCounts containerExclusive_;
+    AllocationCounts nodeExclusive_;
     AllocationCounts podExclusive_;
     std::function<std::vector<PublishedRecommendation>()> recommendations_;
     std::function<std::vector<PublishedAppMetric>()> appMetrics_;
     std::function<core::AssignmentCounts()> cpuAssignments_;
+    std::function<std::map<std::string, uint64_t>()> allowedDisruptions_;
+    // By pool and reason; by state and reason.
+    std::map<std::pair<std::string, std::string>, uint64_t> disruptions_;
+    std::map<std::pair<std::string, std::string>, uint64_t> plans_;
 };
 
 }  // namespace resized::service

@@ -483,12 +483,14 @@ void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
         record.holdsAllocation = true;
         transition::waitingForCgroup(record, started);
         store_.save(record);
-        recordDisruption(assessment.question, 0);
+        const auto disruption = recordDisruption(assessment.question, 0);
         transaction.commit();
         invariants_.check("an admission");
         stopReleaseTimer(name);
         recordHistory(name, queued.actor, "update", queued.request, "pending", record.message, started);
         announcer_.changed(record);
+        if (disruption)
+            announcer_.disrupted(*disruption);
         // Held from its admission, a slice is kept free of the others from
         // then on, not from when its holder starts.
         if (assessment.request.exclusiveCpus)
@@ -565,18 +567,21 @@ void ResourceManager::lowerWithMembers(const std::string& name, std::vector<stor
 }
 
 // Inside the admission's transaction: a restart must not reset a budget.
-void ResourceManager::recordDisruption(const AdmissionQuestion& question, int64_t reservationId)
+std::optional<store::Disruption> ResourceManager::recordDisruption(const AdmissionQuestion& question,
+                                                                   int64_t reservationId)
 {
     if (!question.disruption || question.pool.empty() || !store_.findPool(question.pool))
-        return;
-    store_.recordDisruption({
+        return std::nullopt;
+    store::Disruption disruption{
         .pool = question.pool,
         .workload = question.workload,
         .reason = question.reason,
         .atUsec = question.nowUsec,
         .reservationId = reservationId,
-    });
+    };
+    store_.recordDisruption(disruption);
     budgetClock_.rearm();
+    return disruption;
 }
 
 void ResourceManager::startNextQueued(const std::string& name)
@@ -889,7 +894,8 @@ void ResourceManager::repair(store::WorkloadRecord record, const core::Resources
                           .previousPoolLabel = previousPoolLabel,
                           .targetAllocation = allocation,
                           .previousActual = {},
-                          .reservationId = std::nullopt});
+                          .reservationId = std::nullopt,
+                          .disruption = std::nullopt});
     set->actor = actor;
     set->startedAtUsec = nowUsec();
     cgroup::ApplyOptions options;

@@ -159,6 +159,7 @@ public:
     const NodeInfo& node() const { return node_; }
     CpuPools cpuPools() const { return cpuManager_.pools(); }
     core::AssignmentCounts cpuAssignments() const { return cpuManager_.assignmentCounts(); }
+    bool slicesFromPodBubble(const std::string& workload) const { return cpuManager_.slicesFromPodBubble(workload); }
 
 private:
     // A workload as resolved for one call: what its source says and what the
@@ -245,7 +246,8 @@ private:
     void deferUpdate(const Target& target, store::WorkloadRecord record, const QueuedUpdate& queued,
                      const std::string& reason, uint64_t started);
     void offerDeferred(const store::DeferredUpdate& update, DeferredQueue::Next next);
-    void recordDisruption(const AdmissionQuestion& question, int64_t reservationId);
+    // What it recorded, if the change disrupts a pool member.
+    std::optional<store::Disruption> recordDisruption(const AdmissionQuestion& question, int64_t reservationId);
     std::vector<store::PlanChange> podLoweredWithMembers(const Target& target, const Assessment& assessment,
                                                          const core::Resources& request);
     void lowerWithMembers(const std::string& name, std::vector<store::PlanChange> changes, QueuedUpdate queued);

@@ -78,6 +78,9 @@ struct WorkloadChange {
     // What admission reserved for it; none for a repair, which holds what
     // it held.
     std::optional<int64_t> reservationId;
+    // The disruption of its pool it counts in the budgets, if it lowers a
+    // member: counted in the metrics once the change is applied.
+    std::optional<store::Disruption> disruption;
 };
 
 // Another container's cpuset moved as the slices change, onto the shared

@@ -126,6 +126,7 @@ TEST_F(MetricsTest, AWorkloadsLimitsAndMemoryComeFromItsCgroup)
     // The VM tier checks the pressure samples under cgroup v2.
     EXPECT_FALSE(sampleOf(samples, ofWorkload("resized_workload_memory_pressure_waiting_seconds_total", holder.name())))
         << "cgroup v1 has no pressure files, and no pressure is made up";
+    EXPECT_FALSE(sampleOf(samples, ofWorkload("resized_workload_cpu_pressure_ratio", holder.name())));
 }
 
 TEST_F(MetricsTest, TheCpuRateIsMeasuredBetweenScrapesAndHeldUnderTheLimit)

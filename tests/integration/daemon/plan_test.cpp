@@ -101,6 +101,8 @@ TEST_F(PlanTest, APlanAnnouncesThatItRunsAndHowItEnded)
     EXPECT_EQ(properties.valuesOf("State"),
               (std::vector<PropertyValue>{std::string("running"), std::string("succeeded")}));
     EXPECT_EQ(CgroupLimits::read(container.cgroupPath()).cpuMillis(), 300U);
+    EXPECT_NE(client().getMetrics().find("\nresized_plans_total{state=\"succeeded\",reason=\"\"} 1\n"),
+              std::string::npos);
 }
 
 TEST_F(PlanTest, APlanThatDoesNotFitIsRejectedForCapacityAndChangesNothing)
@@ -116,6 +118,9 @@ TEST_F(PlanTest, APlanThatDoesNotFitIsRejectedForCapacityAndChangesNothing)
     EXPECT_EQ(entryOf<std::string>(properties, "State"), "rejected");
     EXPECT_EQ(entryOf<std::string>(properties, "Reason"), "capacity");
     EXPECT_EQ(entryOf<std::string>(properties, "Message"), "asked 600m more CPU, 500m available on this node");
+    const std::string metrics = client().getMetrics();
+    EXPECT_NE(metrics.find("\nresized_plans_total{state=\"rejected\",reason=\"capacity\"} 1\n"), std::string::npos)
+        << metrics;
     EXPECT_NE(CgroupLimits::read(first.cgroupPath()).cpuMillis(), 300U);
     EXPECT_NE(CgroupLimits::read(second.cgroupPath()).cpuMillis(), 300U);
     EXPECT_EQ(client().managerNumber("CpuReservedMillis"), 0U);

@@ -297,6 +297,7 @@ TEST_F(PoolTest, ASecondShrinkInsideTheBudgetsPeriodIsRefusedWhileGrowthPasses)
     const auto first = runContainer("first", {poolLabel, "--cpus=0.4"});
     const auto second = runContainer("second", {poolLabel, "--cpus=0.4"});
     EXPECT_EQ(entryOf<std::uint32_t>(batch(), "AllowedDisruptions"), 1U);
+    EXPECT_NE(client().getMetrics().find("\nresized_pool_allowed_disruptions{pool=\"batch\"} 1\n"), std::string::npos);
 
     const auto beforeFirst = std::chrono::system_clock::now();
     client().updateResources(first.name(), ResourceValues{.cpuMillis = 300});
@@ -316,6 +317,11 @@ TEST_F(PoolTest, ASecondShrinkInsideTheBudgetsPeriodIsRefusedWhileGrowthPasses)
     EXPECT_EQ(entryOf<std::uint32_t>(batch(), "AllowedDisruptions"), 0U);
     client().updateResources(second.name(), ResourceValues{.cpuMillis = 500});
     EXPECT_EQ(CgroupLimits::read(second.cgroupPath()).cpuMillis(), 500U);
+    // The shrink counts, the refused one and the growth do not.
+    const std::string metrics = client().getMetrics();
+    EXPECT_NE(metrics.find("\nresized_pool_disruptions_total{pool=\"batch\",reason=\"manual\"} 1\n"), std::string::npos)
+        << metrics;
+    EXPECT_NE(metrics.find("\nresized_pool_allowed_disruptions{pool=\"batch\"} 0\n"), std::string::npos) << metrics;
     // Counted from the state file: a restart does not reset the budget.
     daemon().stop();
     startDaemon();

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <cstdint>
 #include <filesystem>
+#include <string>
 
 namespace resized::integration
 {
@@ -69,6 +70,30 @@ TEST_F(PressureTest, WithoutStallsTheLimitFallsToTheMinimum)
 
     ASSERT_TRUE(cpuLimitReaches(idle.name(), 100, 60s)) << actual(idle.name());
     EXPECT_EQ(CgroupLimits::read(idle.cgroupPath()).cpuMillis(), 100U);
+}
+
+// The share of the time stalled between two scrapes, as GetMetrics shows
+// it: the loop held at 100m waits most of it.
+TEST_F(PressureTest, TheCpuPressureRatioIsTheShareStalledBetweenScrapes)
+{
+    const ScopedContainer busy(podman(), containerName("busy"), {}, busyLoop);
+    client().updateResources(busy.name(), ResourceValues{.cpuMillis = 100});
+    const std::string series = "\nresized_workload_cpu_pressure_ratio{workload=\"" + busy.name() + "\"} ";
+    EXPECT_EQ(client().getMetrics().find(series), std::string::npos) << "a first scrape has nothing to compare with";
+
+    double ratio = -1;
+    EXPECT_TRUE(waitUntil(
+        [&] {
+            const std::string metrics = client().getMetrics();
+            const auto at = metrics.find(series);
+            if (at == std::string::npos)
+                return false;
+            ratio = std::stod(metrics.substr(at + series.size()));
+            return ratio >= 0.5;
+        },
+        60s))
+        << "ratio " << ratio;
+    EXPECT_LE(ratio, 1.0);
 }
 
 }  // namespace

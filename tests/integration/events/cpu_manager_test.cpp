@@ -143,12 +143,12 @@ TEST_F(CpuManagerTest, ASliceIsItsHoldersAloneAndEveryOtherContainerLeavesIt)
 
     // kubelet's resource manager series: one slice given, one refused.
     const std::string metrics = bus().metrics();
-    EXPECT_THAT(metrics, HasSubstr("resized_resource_manager_allocations_total{resource_name=\"cpu\","
-                                   "source=\"container\"} 1\n"));
-    EXPECT_THAT(metrics, HasSubstr("resized_resource_manager_allocation_errors_total{resource_name=\"cpu\","
-                                   "source=\"container\"} 2\n"));
-    EXPECT_THAT(metrics,
-                HasSubstr("resized_resource_manager_container_assignments{assignment_type=\"node_exclusive\"} 1\n"));
+    EXPECT_THAT(metrics, HasSubstr("\nresource_manager_allocations_total{resource_name=\"cpu\","
+                                   "source=\"node\"} 1\n"));
+    EXPECT_THAT(metrics, HasSubstr("\nresource_manager_allocation_errors_total{resource_name=\"cpu\","
+                                   "source=\"node\"} 2\n"));
+    EXPECT_THAT(metrics, HasSubstr("\nresource_manager_container_assignments{resource_name=\"cpu\","
+                                   "assignment_type=\"node_exclusive\"} 1\n"));
 
     // Durable: a restarted daemon holds the same slice, and keeps the
     // others off it.
@@ -386,6 +386,16 @@ TEST_F(PodScopeTest, ABubbleHoldsAllInItsPodOnly)
     EXPECT_EQ(cpusOf(pod.cgroupPath()), bubble);
     EXPECT_EQ(readLimits(cart.cgroupPath())->cpuMillis, 300u);
 
+    // kubelet's source: the bubble is drawn from the node, a member's slice
+    // from its pod's bubble.
+    const std::string counted = bus().metrics();
+    EXPECT_THAT(counted, HasSubstr("\nresource_manager_allocations_total{resource_name=\"cpu\",source=\"node\"} 1\n"));
+    EXPECT_THAT(counted, HasSubstr("\nresource_manager_allocations_total{resource_name=\"cpu\",source=\"pod\"} 0\n"));
+    EXPECT_THAT(counted,
+                HasSubstr("\nresource_manager_allocation_errors_total{resource_name=\"cpu\",source=\"node\"} 1\n"));
+    EXPECT_THAT(counted,
+                HasSubstr("\nresource_manager_allocation_errors_total{resource_name=\"cpu\",source=\"pod\"} 1\n"));
+
     // The bubble stays while a member restarts, and across a restart of
     // the daemon, whose first pass counts the pod's four containers on the
     // pod's shared pool.
@@ -397,10 +407,10 @@ TEST_F(PodScopeTest, ABubbleHoldsAllInItsPodOnly)
     EXPECT_EQ(cpusOf(pod.cgroupPath()), bubble);
     EXPECT_EQ(bus().cpuAllocatedMillis(), before - 300 + 1000);
     const std::string metrics = bus().metrics();
-    EXPECT_THAT(metrics,
-                HasSubstr("resized_resource_manager_container_assignments{assignment_type=\"pod_shared\"} 4\n"));
-    EXPECT_THAT(metrics,
-                HasSubstr("resized_resource_manager_container_assignments{assignment_type=\"node_exclusive\"} 0\n"));
+    EXPECT_THAT(metrics, HasSubstr("\nresource_manager_container_assignments{resource_name=\"cpu\","
+                                   "assignment_type=\"pod_shared\"} 4\n"));
+    EXPECT_THAT(metrics, HasSubstr("\nresource_manager_container_assignments{resource_name=\"cpu\","
+                                   "assignment_type=\"node_exclusive\"} 0\n"));
 
     // Given back, the pod and all inside it run on every CPU again.
     bus().update(podWorkload, exclusiveCpus(0));
