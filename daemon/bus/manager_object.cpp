@@ -279,16 +279,18 @@ void ManagerObject::updateWorkload(const sdbus::Message& call, sdbus::Result<Dic
                                    const Dictionary& options)
 {
     const auto started = std::chrono::steady_clock::now();
+    const bool exclusive = resources.contains("ExclusiveCpus");
+    // Known before the change: a member's slice comes from the bubble its
+    // pod holds when it asks.
+    const auto source = exclusive && manager_.slicesFromPodBubble(name) ? service::ExclusiveCpusSource::Pod
+                                                                        : service::ExclusiveCpusSource::Node;
     answerWhenDone<store::WorkloadRecord>(
         std::move(result), [this](const store::WorkloadRecord& record) { return statusOf(record); },
         [&](service::UpdateCallback done) {
             const uid_t caller = authorization_.requireChangePermission(call);
             manager_.update(name, decodeResources(resources), decodeOptions(options), caller, std::move(done));
         },
-        [&metrics = metrics_, started, exclusive = resources.contains("ExclusiveCpus"),
-         source = resources.contains("ExclusiveCpus") && manager_.slicesFromPodBubble(name)
-                      ? service::ExclusiveCpusSource::Pod
-                      : service::ExclusiveCpusSource::Node](std::string_view outcome) {
+        [&metrics = metrics_, started, exclusive, source](std::string_view outcome) {
             metrics.updateAnswered(outcome, std::chrono::steady_clock::now() - started);
             if (exclusive)
                 metrics.exclusiveCpusAnswered(source, outcome);

@@ -109,7 +109,8 @@ std::vector<WorkloadUsage> UsageSampler::sample()
 std::optional<WorkloadUsage> UsageSampler::sample(const store::WorkloadRecord& record,
                                                   cgroup::UsageFiles::Kinds kinds)
 {
-    WorkloadUsage workload{.name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}, .cpuPressureRatio = {}};
+    WorkloadUsage workload{
+        .name = record.name, .limits = record.actual, .usage = {}, .cpuMillicores = {}, .cpuPressureRatio = {}};
     auto& previous = previous_[record.name];
     try {
         workload.usage = readCounters(record, previous, kinds);

@@ -76,14 +76,14 @@ struct PublishedAppMetric {
     double value = 0;
 };
 
-// The daemon's figures in the Prometheus text format (0.0.4): the update
-// calls it answered and how long they took, drift it found, and the
-// managed workloads' usage against their limits.
 // Where an exclusive slice is drawn from, as kubelet's resource managers
 // label it: the node's CPUs (a container's slice, a pod's bubble), or a
 // pod's bubble (its members' slices).
 enum class ExclusiveCpusSource { Node, Pod };
 
+// The daemon's figures in the Prometheus text format (0.0.4): the update
+// calls it answered and how long they took, drift it found, and the
+// managed workloads' usage against their limits.
 class Metrics {
 public:
     explicit Metrics(UsageSampler& sampler);
@@ -122,7 +122,10 @@ public:
         allowedDisruptions_ = std::move(source);
     }
     // A change lowering a member of `pool` for `reason` was applied.
-    void poolDisrupted(const std::string& pool, std::string_view reason) { ++disruptions_[{pool, std::string(reason)}]; }
+    void poolDisrupted(const std::string& pool, std::string_view reason)
+    {
+        ++disruptions_[{pool, std::string(reason)}];
+    }
     // A plan ended in `state` for `reason` ("" when it succeeded).
     void planFinished(std::string_view state, std::string_view reason)
     {
