@@ -3,7 +3,9 @@
 #
 #   tools/run-tests.sh [-B BUILD_DIR] [--build-only] [MESON_SETUP_OPTION...] [-- MESON_TEST_OPTION...]
 #
-# --build-only stops after the build.
+# --build-only stops after the build. The summary reads the log that meson
+# test writes, meson-logs/testlog.json, or the one a --logbase NAME among the
+# test options names.
 # e.g. tools/run-tests.sh -B build-asan -Db_sanitize=address,undefined \
 #          -Db_lundef=false -- --suite unit --suite integration
 set -euo pipefail
@@ -48,8 +50,15 @@ meson compile -C "$build_dir" -j 2
 if $build_only; then
     exit 0
 fi
+log_base=testlog
+for ((i = 0; i < ${#test_options[@]}; i++)); do
+    case ${test_options[i]} in
+        --logbase) log_base=${test_options[i + 1]:-} ;;
+        --logbase=*) log_base=${test_options[i]#--logbase=} ;;
+    esac
+done
 status=0
 meson test -C "$build_dir" --print-errorlogs --num-processes 2 "${test_options[@]}" ||
     status=$?
-tools/test-summary.py "$build_dir/meson-logs/testlog.json" || status=1
+tools/test-summary.py "$build_dir/meson-logs/$log_base.json" || status=1
 exit "$status"

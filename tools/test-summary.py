@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Prints, for the meson test logs (meson-logs/testlog.json) given as
 arguments, what every configuration (build directory) ran, counted by test
-case, then one closing line, "tests: N passed, N failed, N skipped".
+case, then one closing line, "tests: N passed, N failed, N skipped". The logs
+of one build directory (several runs of `meson test --logbase`) count as one
+configuration.
 
 A gtest program is one meson test of many cases: meson runs it with
 `protocol: 'gtest'`, which makes it write its cases' results to NAME.xml in
@@ -140,12 +142,12 @@ def failure_report(log, result, failed_cases):
     return "\n".join(lines)
 
 
-def read_configuration(log):
-    log = Path(log)
+def read_log(log, configuration):
+    """Counts the runs of one meson test log into its build directory's
+    configuration."""
     build_dir = log.parent.parent
     introspection = json.loads((build_dir / "meson-info" / "intro-tests.json").read_text(encoding="utf-8"))
     defined = {test["name"]: test for test in introspection}
-    configuration = Configuration(build_dir.name)
     with open(log, encoding="utf-8") as lines:
         for line in lines:
             result = json.loads(line)
@@ -168,7 +170,6 @@ def read_configuration(log):
             if not exit_passed and result["result"] not in SKIPPED:
                 failed = [case for case in cases if case.result == "failed" and case.name != name]
                 configuration.failure_reports.append(failure_report(log, result, failed))
-    return configuration
 
 
 def read_gtest_run(configuration, build_dir, name, test, result):
@@ -204,7 +205,11 @@ def read_gtest_run(configuration, build_dir, name, test, result):
 def main(logs):
     strict = os.environ.get("CI") == "true"
     allowed = read_allow_list()
-    configurations = [read_configuration(log) for log in logs]
+    by_build_dir = {}
+    for log in map(Path, logs):
+        build_dir = log.parent.parent.resolve()
+        read_log(log, by_build_dir.setdefault(build_dir, Configuration(build_dir.name)))
+    configurations = list(by_build_dir.values())
     problems = []
     for configuration in configurations:
         print(f"== {configuration.name}, by test program: passed, failed, skipped")
