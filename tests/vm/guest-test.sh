@@ -31,6 +31,11 @@ mkdir -p "$results"
 
 passed=0
 failed=0
+
+# Each section says when it began (seconds since this script started), so
+# that a slow one shows in the console's log.
+section() { printf '== %s (at %d s)\n' "$1" "$SECONDS"; }
+
 check() {
     local what=$1
     shift
@@ -86,7 +91,7 @@ run_member() {
 echo "== guest: PID 1 $(cat /proc/1/comm), kernel $(uname -r), $(nproc) CPUs," \
     "cgroup $(stat -fc %T /sys/fs/cgroup): $(cat /sys/fs/cgroup/cgroup.controllers)"
 
-echo "== install"
+section "install"
 # Nothing after this can pass without the installation: stop at once rather
 # than spend minutes of emulation on failures that say nothing new.
 for input in "$stage" "$backend_test" "$image" "$topology_test" "${integration_tests[@]}"; do
@@ -111,7 +116,7 @@ check "ExecStart names the installed daemon" test -x "$daemon"
 systemctl start podman.socket
 podman import -q "$image" localhost/busybox > /dev/null
 
-echo "== (a) systemctl start"
+section "(a) systemctl start"
 check "systemctl start resized returns after READY=1" systemctl start resized
 check "resized is active" systemctl is-active -q resized
 check "io.resized1 answers Introspect" sh -c \
@@ -120,7 +125,7 @@ check "CgroupVersion is v2" equals "$(busctl get-property io.resized1 /io/resize
 check "RuntimeConnected (Podman through its socket, from the sandbox)" \
     equals "$(busctl get-property io.resized1 /io/resized1 io.resized1.Manager RuntimeConnected)" "b true"
 
-echo "== (a2) systemctl reload"
+section "(a2) systemctl reload"
 # systemctl reload returns once SIGHUP is sent, not once it was handled.
 capacity_is() { equals "$(busctl get-property io.resized1 /io/resized1 io.resized1.Manager CpuCapacityMillis)" "t $1"; }
 main_pid=$(systemctl show -P MainPID resized)
@@ -132,14 +137,14 @@ check "a reload keeps the same process" equals "$(systemctl show -P MainPID resi
 rm /etc/resized/resized.conf
 systemctl reload resized
 
-echo "== (b) bus activation"
+section "(b) bus activation"
 systemctl stop resized
 check "resized is stopped" sh -c '! systemctl is-active -q resized'
 check "a method call succeeds while it is stopped" \
     manager call io.resized1 /io/resized1 io.resized1.Manager ListWorkloads
 check "the call started resized.service" systemctl is-active -q resized
 
-echo "== (c) cgroupfs v2 writer: Podman with cgroup_manager=cgroupfs"
+section "(c) cgroupfs v2 writer: Podman with cgroup_manager=cgroupfs"
 use_driver cgroupfs
 run_container cfs --cgroup-manager=cgroupfs
 cfs=$(container_cgroup cfs)
@@ -157,7 +162,7 @@ check "the kernel kills a 100 MiB allocation under memory.max 64 MiB" \
     test "$(counter "$cfs" memory.events oom_kill)" -ge 1
 podman rm -f -t 0 cfs > /dev/null
 
-echo "== (d) systemd writer: Podman with cgroup_manager=systemd"
+section "(d) systemd writer: Podman with cgroup_manager=systemd"
 use_driver auto
 run_container sd1
 sd1=$(container_cgroup sd1)
@@ -179,7 +184,7 @@ check "memory.max still 96 MiB after daemon-reload" equals "$(cgroup_file "$sd1"
 podman rm -f -t 0 sd1 > /dev/null
 rm /etc/resized/resized.conf
 
-echo "== (d2) a systemd service as a workload: unit:NAME"
+section "(d2) a systemd service as a workload: unit:NAME"
 systemd-run --unit=w1 -p CPUQuota=50% sleep 100000 > /dev/null
 w1=$(systemctl show -P ControlGroup w1.service)
 echo "cgroup: $w1"
@@ -201,7 +206,7 @@ check "a unit that ran again gets its desired limits back" \
     wait_until 30 sh -c "[ \"\$(cat /sys/fs/cgroup$w1/cpu.max)\" = '30000 100000' ]"
 systemctl stop w1.service
 
-echo "== (d3) the OCI hook under systemd's cgroup manager"
+section "(d3) the OCI hook under systemd's cgroup manager"
 # Installed under the build's prefix; Podman reads /usr/share/... itself.
 installed_hooks=$(dirname "$(find /usr/local/share/containers/oci/hooks.d -name resized.json | head -n 1)")
 hook=$(sed -n 's/.*"path": *"\([^"]*\)".*/\1/p' "$installed_hooks/resized.json")
@@ -242,7 +247,7 @@ check "a container created again under the name printed the desired quota first"
     equals "$(podman logs hk | head -n 1)" 30000
 podman rm -f -t 0 hk > /dev/null
 
-echo "== the systemd backend in the sandbox of resized.service"
+section "the systemd backend in the sandbox of resized.service"
 # For once resized.service runs the backend's own test instead of the
 # daemon: the same sandbox, so a privilege it lacks shows up here.
 # The sandbox's PrivateTmp= hides /tmp and /var/tmp, where the build folder
@@ -264,7 +269,7 @@ cp /var/lib/resized/systemd-backend.xml "$results/"
 rm -r /run/systemd/system/resized.service.d
 systemctl daemon-reload
 
-echo "== (e) the watchdog restarts a hung daemon"
+section "(e) the watchdog restarts a hung daemon"
 mkdir -p /run/systemd/system/resized.service.d
 printf '[Service]\nWatchdogSec=5s\nTimeoutAbortSec=10s\n' > /run/systemd/system/resized.service.d/watchdog.conf
 systemctl daemon-reload
@@ -283,7 +288,7 @@ check "systemd logged the watchdog timeout" sh -c 'journalctl -u resized -o cat 
 rm -r /run/systemd/system/resized.service.d
 systemctl daemon-reload
 
-echo "== (f) systemd-analyze security resized.service"
+section "(f) systemd-analyze security resized.service"
 security=$(systemd-analyze security --no-pager resized.service 2>&1)
 echo "$security"
 # docs/systemd.md states the level the unit's hardening reaches.
@@ -294,7 +299,7 @@ check "the overall exposure level ($exposure) is at most the documented $documen
     awk -v level="$exposure" -v limit="$documented_exposure" \
         'BEGIN { exit !(level != "" && level + 0 <= limit + 0) }'
 
-echo "== (g) metrics for Prometheus through resized-metrics.socket"
+section "(g) metrics for Prometheus through resized-metrics.socket"
 run_container mx
 update mx 1 CpuMillis t 200 0 > /dev/null
 check "resized-metrics.socket starts" systemctl start resized-metrics.socket
@@ -315,14 +320,14 @@ systemd-analyze security --no-pager resized-metrics.service 2>&1 | tail -n 1
 systemctl stop resized-metrics.socket resized-metrics.service
 podman rm -f -t 0 mx > /dev/null
 
-echo "== (h) the CPU topology of two emulated NUMA nodes with SMT"
+section "(h) the CPU topology of two emulated NUMA nodes with SMT"
 check "the topology read from sysfs and the slices chosen from it" \
     "$topology_test" --gtest_brief=1 --gtest_output=xml:"$results/cpu-topology.xml"
 manager_property() { busctl get-property io.resized1 /io/resized1 io.resized1.Manager "$1"; }
 check "the daemon sees both NUMA nodes" equals "$(manager_property NumaNodes)" "u 2"
 check "and shares every CPU under the policy none" equals "$(manager_property SharedCpus)" 's "0-3"'
 
-echo "== (i) the CPU manager's static policy: slices packed by the topology"
+section "(i) the CPU manager's static policy: slices packed by the topology"
 exclusive() { update "$1" 1 ExclusiveCpus t "$2" 0; }
 effective_cpus() { cgroup_file "$(container_cgroup "$1")" cpuset.cpus.effective; }
 runs_on() { [[ $(effective_cpus "$1") == "$2" ]]; }
@@ -383,7 +388,7 @@ exclusive ex1 2 > /dev/null
 check "and gives a whole core" equals "$(effective_cpus ex1)" 0-1
 exclusive ex1 0 > /dev/null
 
-echo "== (j) TopologyScope=pod: a pod's bubble, its members' slices, its shared pool"
+section "(j) TopologyScope=pod: a pod's bubble, its members' slices, its shared pool"
 printf '[CpuManager]\nPolicy=static\nTopologyScope=pod\n[Workloads]\nRemovedGraceSec=0\n' \
     > /etc/resized/resized.conf
 systemctl restart resized
@@ -438,7 +443,7 @@ rm -f /etc/resized/resized.conf
 systemctl restart resized
 podman rm -f -t 0 other ex1 ex2 late > /dev/null
 
-echo "== (k) the integration tests of the CPU manager, the OCI hook and the pressure targets on the guest's systemd, Podman, topology and PSI"
+section "(k) the integration tests of the CPU manager, the OCI hook and the pressure targets on the guest's systemd, Podman, topology and PSI"
 # The programs the host runs under tests/integration/with-testenv.sh, here
 # against the guest's own system bus, Podman service and systemd: each test
 # starts a resized of its own, so the service is stopped, and masked so that
@@ -466,7 +471,7 @@ done
 systemctl unmask --runtime --quiet resized.service
 systemctl start resized
 
-echo "== resized's journal (last lines)"
+section "resized's journal (last lines)"
 journalctl -u resized -o short-monotonic --no-pager | tail -n 15
 
 echo "== summary: $passed passed, $failed failed"
