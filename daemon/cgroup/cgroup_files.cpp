@@ -1,13 +1,17 @@
 #include "cgroup/cgroup_files.h"
 
 #include <fcntl.h>
+#include <linux/magic.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <system_error>
 
 #include "cgroup/limits_backend.h"
@@ -51,6 +55,24 @@ std::filesystem::path resolveSymlinks(const std::filesystem::path& path)
     if (error)
         throw CgroupError("resolve " + path.string() + ": " + error.message(), error.value());
     return resolved;
+}
+
+// The real path of `lexicalRoot` when it is a cgroup file system, remembered
+// for the daemon's life: the mounts under /sys/fs/cgroup and their symlinks
+// (cpu -> cpu,cpuacct) are made once at boot. Nothing else is remembered: a
+// root that is not a cgroup mount (yet) is looked at again next time.
+std::optional<std::filesystem::path> realCgroupMount(const std::filesystem::path& lexicalRoot)
+{
+    static std::mutex mutex;
+    static std::map<std::filesystem::path, std::filesystem::path> mounts;
+    const std::lock_guard lock(mutex);
+    if (const auto known = mounts.find(lexicalRoot); known != mounts.end())
+        return known->second;
+    struct statfs filesystem {};
+    if (statfs(lexicalRoot.c_str(), &filesystem) != 0 ||
+        (filesystem.f_type != CGROUP_SUPER_MAGIC && filesystem.f_type != CGROUP2_SUPER_MAGIC))
+        return std::nullopt;
+    return mounts.emplace(lexicalRoot, resolveSymlinks(lexicalRoot)).first->second;
 }
 
 }  // namespace
@@ -130,7 +152,18 @@ std::filesystem::path resolveCgroupDirectory(const std::filesystem::path& root,
     if (!isWithin(lexicalPath, lexicalRoot))
         refusePath(cgroup, "it leaves " + root.string());
 
-    // A symlink inside the tree could still point out of it.
+    // No one can make a symlink inside a cgroup file system (the kernel has
+    // no symlink() for it): there the lexical path is the real one, and
+    // resolving it would cost a readlink per component on every file
+    // resized reads or writes.
+    if (const auto mount = realCgroupMount(lexicalRoot)) {
+        auto relativeToRoot = lexicalPath.lexically_relative(lexicalRoot);
+        // As realpath(3) gives it: no trailing "/", the root without "/.".
+        if (relativeToRoot.has_relative_path() && !relativeToRoot.has_filename())
+            relativeToRoot = relativeToRoot.parent_path();
+        return relativeToRoot == "." ? *mount : *mount / relativeToRoot;
+    }
+    // Elsewhere a symlink inside the tree could still point out of it.
     const auto realRoot = resolveSymlinks(lexicalRoot);
     const auto realPath = resolveSymlinks(lexicalPath);
     if (!isWithin(realPath, realRoot))
@@ -148,7 +181,9 @@ std::filesystem::path resolveParentDirectory(const std::filesystem::path& root,
                                              std::string_view cgroup)
 {
     const auto directory = resolveCgroupDirectory(root, cgroup);
-    if (directory == resolveSymlinks(root.lexically_normal()))
+    const auto lexicalRoot = root.lexically_normal();
+    const auto mount = realCgroupMount(lexicalRoot);
+    if (directory == (mount ? *mount : resolveSymlinks(lexicalRoot)))
         return directory;
     return directory.parent_path();
 }

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cerrno>
+#include <filesystem>
+#include <vector>
 
 #include "cgroup/limits_backend.h"
 #include "temp_directory.h"
@@ -100,6 +102,38 @@ TEST(ResolveCgroupDirectory, FollowsARootThatIsASymlink)
     std::filesystem::create_directory_symlink(dir.path() / "cpu,cpuacct", dir.path() / "cpu");
     EXPECT_EQ(resolveCgroupDirectory(dir.path() / "cpu", "/workload"),
               std::filesystem::canonical(dir.path() / "cpu,cpuacct" / "workload"));
+}
+
+// Under a real cgroup mount resized skips realpath(3) (no symlink can be
+// made there): the paths must come out as realpath would give them, also
+// through the cpu -> cpu,cpuacct link, with a trailing "/" and for a cgroup
+// that does not exist.
+TEST(ResolveCgroupDirectory, OnThisMachinesCgroupMountsIsWhatRealpathGives)
+{
+    std::vector<std::filesystem::path> roots;
+    for (const auto& entry : std::filesystem::directory_iterator("/sys/fs/cgroup"))
+        if (entry.is_directory())
+            roots.push_back(entry.path());
+    if (std::filesystem::exists("/sys/fs/cgroup/cgroup.controllers"))
+        roots.emplace_back("/sys/fs/cgroup");
+    ASSERT_FALSE(roots.empty()) << "no cgroup mount under /sys/fs/cgroup";
+    for (const auto& root : roots) {
+        SCOPED_TRACE(root);
+        const auto real = std::filesystem::canonical(root);
+        EXPECT_EQ(resolveCgroupDirectory(root, "/"), real);
+        EXPECT_EQ(resolveCgroupDirectory(root, ""), real);
+        EXPECT_EQ(resolveParentDirectory(root, "/"), real);
+        EXPECT_EQ(resolveCgroupDirectory(root, "/not-a-cgroup/below/"), real / "not-a-cgroup" / "below");
+        for (const auto& child : std::filesystem::directory_iterator(root)) {
+            if (!child.is_directory())
+                continue;
+            const std::string cgroup = "/" + child.path().filename().string();
+            EXPECT_EQ(resolveCgroupDirectory(root, cgroup), std::filesystem::canonical(child.path()));
+            EXPECT_EQ(resolveCgroupDirectory(root, cgroup + "/"), std::filesystem::canonical(child.path()));
+            EXPECT_EQ(resolveParentDirectory(root, cgroup), real);
+            break;
+        }
+    }
 }
 
 TEST(ResolveParentDirectory, IsTheRootForTheRoot)
