@@ -1,6 +1,7 @@
 #include "cgroup/cgroupfs_v1.h"
 
 #include <algorithm>
+#include <array>
 
 #include "cgroup/cgroup_files.h"
 #include "cgroup/cgroup_values.h"
@@ -58,6 +59,15 @@ std::filesystem::path CgroupfsV1Backend::directory(std::string_view controller,
                                                    const std::string& cgroup) const
 {
     return resolveCgroupDirectory(root_ / controller, cgroup);
+}
+
+bool CgroupfsV1Backend::exists(const std::string& cgroup) const
+{
+    // As read() requires: in each mounted controller.
+    return std::ranges::all_of(std::array<std::string_view, 3>{"cpu", "memory", "cpuset"}, [&](auto controller) {
+        return !std::filesystem::exists(root_ / controller) ||
+               std::filesystem::is_directory(directory(controller, cgroup));
+    });
 }
 
 core::Resources CgroupfsV1Backend::read(const std::string& cgroup) const

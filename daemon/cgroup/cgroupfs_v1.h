@@ -14,6 +14,7 @@ public:
     explicit CgroupfsV1Backend(std::filesystem::path root);
 
     std::string_view driverName() const override { return "cgroupfs-v1"; }
+    bool exists(const std::string& cgroup) const override;
     core::Resources read(const std::string& cgroup) const override;
     void write(const std::string& cgroup, const core::Resources& limits) override;
     UnreportedLimits readUnreported(const std::string& cgroup) const override;

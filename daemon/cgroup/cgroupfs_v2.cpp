@@ -44,6 +44,11 @@ std::filesystem::path CgroupfsV2Backend::directory(const std::string& cgroup) co
     return resolveCgroupDirectory(root_, cgroup);
 }
 
+bool CgroupfsV2Backend::exists(const std::string& cgroup) const
+{
+    return std::filesystem::is_directory(directory(cgroup));
+}
+
 core::Resources CgroupfsV2Backend::read(const std::string& cgroup) const
 {
     const auto dir = directory(cgroup);

@@ -13,6 +13,7 @@ public:
     explicit CgroupfsV2Backend(std::filesystem::path root);
 
     std::string_view driverName() const override { return "cgroupfs-v2"; }
+    bool exists(const std::string& cgroup) const override;
     core::Resources read(const std::string& cgroup) const override;
     void write(const std::string& cgroup, const core::Resources& limits) override;
     uint64_t memoryUsage(const std::string& cgroup) const override;

@@ -77,6 +77,9 @@ public:
 
     // "cgroupfs-v1", "cgroupfs-v2" or "systemd": the Driver of the status.
     virtual std::string_view driverName() const = 0;
+    // Whether the cgroup is there: a container's goes when it stops, and a
+    // container created again gets another.
+    virtual bool exists(const std::string& cgroup) const = 0;
     // Its writes wait for another process to answer (systemd): they are
     // made off the event loop, and the backend must take calls from another
     // thread than its reads.

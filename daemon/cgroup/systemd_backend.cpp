@@ -214,6 +214,11 @@ core::CpuSet SystemdBackend::parentMemoryNodes(const std::string& cgroup) const
     return files_.parentMemoryNodes(cgroup);
 }
 
+bool SystemdBackend::exists(const std::string& cgroup) const
+{
+    return files_.exists(cgroup);
+}
+
 std::vector<std::string> SystemdBackend::childCgroups(const std::string& cgroup) const
 {
     return files_.childCgroups(cgroup);

@@ -43,6 +43,7 @@ public:
     explicit SystemdBackend(std::filesystem::path root);
 
     std::string_view driverName() const override { return "systemd"; }
+    bool exists(const std::string& cgroup) const override;
     bool waitsForPeer() const override { return true; }
     core::Resources read(const std::string& cgroup) const override;
     void write(const std::string& cgroup, const core::Resources& limits) override;

@@ -45,8 +45,19 @@ public:
     void containerStopped(const std::string& id, const std::string& name, uint64_t atUsec) override;
     void containerRemoved(const std::string& id, const std::string& name) override;
     void containerRenamed(const std::string& id, const std::string& newName) override;
-    void resynchronise() override { host_.resynchronise(); }
-    void runtimeLost() override { host_.runtimeLost(); }
+    void resynchronise() override
+    {
+        eventsFlowing_ = true;
+        host_.resynchronise();
+    }
+    void runtimeLost() override
+    {
+        eventsFlowing_ = false;
+        host_.runtimeLost();
+    }
+    // Whether the event stream keeps the bindings current: it was
+    // established and has not ended since.
+    bool eventsFlowing() const { return eventsFlowing_; }
 
 private:
     std::optional<store::WorkloadRecord> recordForEvent(const std::string& id, const std::string& name);
@@ -60,6 +71,7 @@ private:
     HookPreparations& hooks_;
     EventSequence& events_;
     ContainerLifecycleHost& host_;
+    bool eventsFlowing_ = false;
 };
 
 }  // namespace resized::service

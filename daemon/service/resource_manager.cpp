@@ -10,6 +10,7 @@
 #include "core/quantity.h"
 #include "failpoint/failpoint.h"
 #include "service/background_listing.h"
+#include "service/known_container.h"
 #include "service/record_transitions.h"
 #include "service/recovery.h"
 #include "store/json_resources.h"
@@ -214,7 +215,7 @@ void ResourceManager::giveBackSlicesThePolicyNoLongerGives()
     }
 }
 
-void ResourceManager::resolve(const std::string& asked, Answer<Target> then)
+void ResourceManager::resolve(const std::string& asked, Answer<Target> then, Binding binding)
 {
     core::WorkloadName parsed;
     try {
@@ -228,9 +229,37 @@ void ResourceManager::resolve(const std::string& asked, Answer<Target> then)
         then(ResizeError(ErrorCode::RuntimeUnavailable, noSourceFor(parsed.kind).what()));
         return;
     }
+    if (binding == Binding::Trusted)
+        if (auto target = boundTarget(parsed)) {
+            then(std::move(*target));
+            return;
+        }
     lookUpName(parsed, [this, asked, parsed, then = std::move(then)](Found found) {
         answerWith(then, [&] { return targetOf(asked, parsed, std::move(found)); });
     });
+}
+
+// A running container resized is bound to, as the binding says, without an
+// inspect per call: while Podman's events flow they keep the binding
+// current, and a cgroup that is still there is still that container (its
+// path names the container's ID; one created again under the name has
+// another). Podman is asked when any of that is not so.
+std::optional<ResourceManager::Target> ResourceManager::boundTarget(const core::WorkloadName& parsed)
+{
+    if (!runtimeConnected_ || !lifecycle_.eventsFlowing())
+        return std::nullopt;
+    auto record = store_.find(parsed.canonical());
+    auto instance = record ? boundContainer(*record) : std::nullopt;
+    if (!instance)
+        return std::nullopt;
+    try {
+        if (!drivers_.forCgroup(instance->cgroupPath).exists(instance->cgroupPath))
+            return std::nullopt;
+    } catch (const cgroup::CgroupError&) {
+        return std::nullopt;
+    }
+    return Target{
+        .name = parsed.canonical(), .parsed = parsed, .instance = std::move(instance), .record = std::move(record)};
 }
 
 ResourceManager::Target ResourceManager::targetOf(const std::string& asked, const core::WorkloadName& parsed,
@@ -673,7 +702,7 @@ void ResourceManager::reconcile(const std::string& workload, Answer<std::monosta
         resynchronise([done] { done(std::monostate{}); });
         return;
     }
-    resolve(workload, [this, workload, done = std::move(done)](Outcome<Target> resolved) {
+    auto reconcileFound = [this, workload, done = std::move(done)](Outcome<Target> resolved) {
         answerWith(done, [&] {
             const Target target = valueOrThrow(std::move(resolved));
             if (!target.record)
@@ -683,7 +712,9 @@ void ResourceManager::reconcile(const std::string& workload, Answer<std::monosta
             reconciler_.reconcileOne(target.name, target.instance ? &*target.instance : &none);
             return std::monostate{};
         });
-    });
+    };
+    // What is there now, whatever resized was told.
+    resolve(workload, std::move(reconcileFound), Binding::Asked);
 }
 
 void ResourceManager::forget(const std::string& workload, uint32_t callerUid, Answer<std::monostate> done)

@@ -186,8 +186,14 @@ private:
         AdmissionQuestion question;
     };
 
+    // How resolve() finds a running container resized is bound to.
+    enum class Binding {
+        Trusted,  // by its binding while that is current (boundTarget())
+        Asked,    // from Podman, whatever the binding says
+    };
     // The workload `asked` names, as its source finds it now.
-    void resolve(const std::string& asked, Answer<Target> then);
+    void resolve(const std::string& asked, Answer<Target> then, Binding binding = Binding::Trusted);
+    std::optional<Target> boundTarget(const core::WorkloadName& parsed);
     // Every workload of `names` from `found.size()` on, one after another.
     void resolveAll(std::vector<std::string> names, std::vector<Target> found, Answer<std::vector<Target>> then);
     void startPlan(store::PlanRecord plan, std::vector<Target> targets, const PlanStarted& onRunning,

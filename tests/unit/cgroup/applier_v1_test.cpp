@@ -26,6 +26,7 @@ constexpr uint64_t kMi = 1 << 20;
 class RecordingBackend final : public LimitsBackend {
 public:
     std::string_view driverName() const override { return real_.driverName(); }
+    bool exists(const std::string& cgroup) const override { return real_.exists(cgroup); }
     core::Resources read(const std::string& cgroup) const override { return real_.read(cgroup); }
     void write(const std::string& cgroup, const core::Resources& limits) override
     {

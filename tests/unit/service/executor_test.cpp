@@ -157,6 +157,7 @@ public:
 
     std::string_view driverName() const override { return "peer"; }
     bool waitsForPeer() const override { return true; }
+    bool exists(const std::string& cgroup) const override { return files_.exists(cgroup); }
     core::Resources read(const std::string& cgroup) const override { return files_.read(cgroup); }
     void write(const std::string& cgroup, const core::Resources& limits) override
     {

@@ -41,8 +41,12 @@ public:
     // While unreachable, every call throws SourceUnavailable.
     void setReachable(bool reachable) { reachable_ = reachable; }
 
+    // How many times find() was asked, as Podman's inspects are.
+    int finds() const { return finds_; }
+
     std::optional<Instance> find(const core::WorkloadName& name) override
     {
+        ++finds_;
         requireReachable();
         std::vector<const Instance*> matches;
         for (const auto& instance : instances_) {
@@ -73,6 +77,7 @@ private:
 
     std::vector<Instance> instances_;
     bool reachable_ = true;
+    int finds_ = 0;
 };
 
 }  // namespace resized::service::test

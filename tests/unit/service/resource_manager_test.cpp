@@ -544,6 +544,67 @@ TEST_F(ResourceManagerTest, AnUnreachableRuntimeIsRuntimeUnavailable)
     EXPECT_TRUE(manager_->runtimeConnected());
 }
 
+// While Podman's events flow they keep a binding current: a change to a
+// running container resized is bound to asks the source nothing. Where the
+// binding may be stale, it asks: before the stream is established, after
+// it ended, when the bound cgroup is gone, and for a Reconcile.
+TEST_F(ResourceManagerTest, WhileTheEventsFlowAChangeToABoundContainerAsksItsSourceNothing)
+{
+    const auto cgroup = run("web");
+    updated("web", {.cpuMillis = 500});
+    manager_->containerEvents().resynchronise();
+
+    const int finds = source_.finds();
+    EXPECT_EQ(updated("web", {.cpuMillis = 700}).actual.cpuMillis, 700u);
+    EXPECT_EQ(quotaOf(cgroup), "70000");
+    EXPECT_TRUE(validate("web", {.cpuMillis = 800}).first);
+    EXPECT_EQ(status("web").cgroupPath, cgroup);
+    EXPECT_EQ(source_.finds(), finds);
+
+    reconcile("web");
+    EXPECT_EQ(source_.finds(), finds + 1);
+}
+
+TEST_F(ResourceManagerTest, BeforeAndAfterTheEventStreamEveryChangeAsksTheSource)
+{
+    run("web");
+    updated("web", {.cpuMillis = 500});
+    int finds = source_.finds();
+    updated("web", {.cpuMillis = 600});
+    EXPECT_EQ(source_.finds(), finds + 1);
+
+    manager_->containerEvents().resynchronise();
+    manager_->containerEvents().runtimeLost();
+    finds = source_.finds();
+    source_.setReachable(false);
+    EXPECT_EQ(refused("web", {.cpuMillis = 700}).code(), ErrorCode::RuntimeUnavailable);
+    EXPECT_EQ(source_.finds(), finds + 1);
+}
+
+TEST_F(ResourceManagerTest, AContainerCreatedAgainBeforeItsEventsIsFoundByItsName)
+{
+    const auto old = run("web");
+    updated("web", {.cpuMillis = 500});
+    manager_->containerEvents().resynchronise();
+
+    // Removed and created again under its name; no event has come yet.
+    tree_.remove(old);
+    Instance& again = source_.add({.name = {core::WorkloadKind::Container, "web"},
+                                   .id = idOf("web again"),
+                                   .pod = "",
+                                   .state = RunState::Running,
+                                   .cgroupPath = kPodmanParent + "/libpod-" + idOf("web again"),
+                                   .createLimits = {},
+                                   .poolLabel = ""});
+    tree_.add(again.cgroupPath, kCreatedMemory);
+    const int finds = source_.finds();
+
+    const auto record = updated("web", {.cpuMillis = 700});
+    EXPECT_EQ(source_.finds(), finds + 1);
+    EXPECT_EQ(record.containerId, idOf("web again"));
+    EXPECT_EQ(quotaOf(again.cgroupPath), "70000");
+}
+
 TEST_F(ResourceManagerTest, UnmanagedContainersCountWhatTheirCgroupsHoldNow)
 {
     // Created with 256Mi and no CPU limit, changed by hand since.
