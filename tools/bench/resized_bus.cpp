@@ -44,6 +44,8 @@ public:
         subscribed_ = true;
     }
 
+    void ping() { getProxy().callMethod("Ping").onInterface("org.freedesktop.DBus.Peer"); }
+
     PlanEnd waitForPlan(const sdbus::ObjectPath& plan, std::chrono::milliseconds timeout)
     {
         std::unique_lock lock(mutex_);
@@ -105,6 +107,11 @@ void ResizedBus::setAutoscalePolicy(const std::string& workload, const core::aut
 }
 
 void ResizedBus::removeAutoscalePolicy(const std::string& workload) { manager_->RemoveAutoscalePolicy(workload); }
+
+void ResizedBus::ping()
+{
+    manager_->ping();
+}
 
 void ResizedBus::reconcileAll()
 {

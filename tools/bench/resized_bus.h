@@ -40,6 +40,11 @@ public:
     // UpdateResources(workload, request, {}); the answer's Actual.
     core::Resources update(const std::string& workload, const core::Resources& request);
 
+    // org.freedesktop.DBus.Peer.Ping on resized's manager object: answered
+    // by sd-bus itself, without any of resized's code, so the round trip
+    // every call costs at the least.
+    void ping();
+
     // Reconcile(""): one sync pass over every workload, answered when done.
     void reconcileAll();
 

@@ -21,9 +21,11 @@ struct UpdateLatencyResult {
     std::vector<MethodLatency> methods;
     // resized's own CPU time per UpdateResources call, all threads.
     Duration resizedCpuPerCall{};
-    // GET /containers/{name}/json, the lookup resized makes once per call
-    // to resolve the workload to its container.
+    // GET /containers/{name}/json, the lookup resized makes when it does
+    // not know a workload's container or cannot trust what it knows.
     LatencySummary podmanInspect;
+    // Peer.Ping to resized on the same connection: the bus round trip alone.
+    LatencySummary busRoundTrip;
 };
 
 // 2. Concurrent UpdateResources callers, each on its own connection and

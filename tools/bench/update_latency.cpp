@@ -25,6 +25,8 @@ constexpr Amount<std::size_t> kResizedCalls{500, 10};
 constexpr Amount<std::size_t> kPodmanCliCalls{50, 3};
 constexpr Amount<std::size_t> kRestCalls{200, 5};
 constexpr std::array<std::uint64_t, 2> kCpuMillis{100, 150};
+// RuntimeWatcher::kHealthyAfter, and a margin.
+constexpr std::chrono::milliseconds kEventStreamProvenAfter{2'500};
 
 using SetCpu = std::function<void(const std::string& container, std::uint64_t millis)>;
 
@@ -50,10 +52,17 @@ bool holdsSoon(Testbed& testbed, std::size_t container, std::uint64_t millis)
     return true;
 }
 
-std::vector<Duration> timeCalls(Testbed& testbed, std::size_t count, const SetCpu& setCpu)
+// `count` calls timed, after kWarmUpCalls that are not, or as many more
+// rounds over the containers as `warmUp` lasts.
+std::vector<Duration> timeCalls(Testbed& testbed, std::size_t count, const SetCpu& setCpu,
+                                std::chrono::steady_clock::duration warmUp = {})
 {
     std::vector<Duration> samples;
-    for (std::size_t call = 0; call < kWarmUpCalls + count; ++call) {
+    const auto warmUpEnds = std::chrono::steady_clock::now() + warmUp;
+    std::size_t warmUpCalls = kWarmUpCalls;
+    for (std::size_t call = 0; call < warmUpCalls + count; ++call) {
+        if (call + 1 == warmUpCalls && std::chrono::steady_clock::now() < warmUpEnds)
+            warmUpCalls += kContainers;
         const std::size_t container = call % kContainers;
         const std::uint64_t millis = kCpuMillis[(call / kContainers) % kCpuMillis.size()];
         const auto started = std::chrono::steady_clock::now();
@@ -62,7 +71,7 @@ std::vector<Duration> timeCalls(Testbed& testbed, std::size_t count, const SetCp
         if (!holdsSoon(testbed, container, millis))
             throw std::runtime_error(testbed.containerName(container) + ": the cgroup does not hold " +
                                      std::to_string(millis) + " millicores after the call");
-        if (call >= kWarmUpCalls)
+        if (call >= warmUpCalls)
             samples.push_back(finished - started);
     }
     return samples;
@@ -73,12 +82,25 @@ std::vector<Duration> timeCalls(Testbed& testbed, std::size_t count, const SetCp
 UpdateLatencyResult measureUpdateLatency(Testbed& testbed)
 {
     ResizedBus resized;
-    const ProcessUsage before = usageOf(testbed.daemonPid());
-    const auto viaResized = timeCalls(testbed, kResizedCalls(), [&](const std::string& name, std::uint64_t millis) {
+    const SetCpu viaBus = [&](const std::string& name, std::uint64_t millis) {
         if (resized.setCpuMillis(name, millis) != millis)
             throw std::runtime_error(name + ": resized answered with another CpuMillis than asked");
-    });
+    };
+    // The steady state: until Podman's event stream has shown it stays open
+    // (its first event, or kEventStreamProvenAfter) the daemon asks Podman
+    // on every call, which the warm-up's calls leave behind.
+    timeCalls(testbed, 0, viaBus, kEventStreamProvenAfter);
+    const ProcessUsage before = usageOf(testbed.daemonPid());
+    const auto viaResized = timeCalls(testbed, kResizedCalls(), viaBus);
     const Duration resizedCpu = usageOf(testbed.daemonPid()).cpuTime - before.cpuTime;
+
+    std::vector<Duration> pings;
+    for (std::size_t call = 0; call < kWarmUpCalls + kResizedCalls(); ++call) {
+        const auto started = std::chrono::steady_clock::now();
+        resized.ping();
+        if (call >= kWarmUpCalls)
+            pings.push_back(std::chrono::steady_clock::now() - started);
+    }
 
     const auto viaPodmanCli = timeCalls(testbed, kPodmanCliCalls(), [](const std::string& name, std::uint64_t millis) {
         const auto result = integration::runCommand({"podman", "update", "--cpus", asCpus(millis), name});
@@ -104,6 +126,7 @@ UpdateLatencyResult measureUpdateLatency(Testbed& testbed)
                     {"Podman REST `POST …/update` (libcurl, kept-alive)", summarize(viaRest)}},
         .resizedCpuPerCall = resizedCpu / (kWarmUpCalls + kResizedCalls()),
         .podmanInspect = summarize(inspections),
+        .busRoundTrip = summarize(pings),
     };
 }
 
