@@ -61,12 +61,16 @@ std::filesystem::path CgroupfsV1Backend::directory(std::string_view controller,
     return resolveCgroupDirectory(root_ / controller, cgroup);
 }
 
+bool CgroupfsV1Backend::mounted(std::string_view controller) const
+{
+    return std::filesystem::exists(root_ / controller);
+}
+
 bool CgroupfsV1Backend::exists(const std::string& cgroup) const
 {
     // As read() requires: in each mounted controller.
     return std::ranges::all_of(std::array<std::string_view, 3>{"cpu", "memory", "cpuset"}, [&](auto controller) {
-        return !std::filesystem::exists(root_ / controller) ||
-               std::filesystem::is_directory(directory(controller, cgroup));
+        return !mounted(controller) || std::filesystem::is_directory(directory(controller, cgroup));
     });
 }
 
@@ -76,7 +80,7 @@ core::Resources CgroupfsV1Backend::read(const std::string& cgroup) const
     // container is gone, not that it has no limits.
     const auto existingDirectory = [&](std::string_view controller) {
         auto resolved = directory(controller, cgroup);
-        if (std::filesystem::exists(root_ / controller))
+        if (mounted(controller))
             requireCgroupDirectory(resolved);
         return resolved;
     };

@@ -28,6 +28,8 @@ public:
     std::vector<std::string> childCgroups(const std::string& cgroup) const override;
 
 private:
+    // Whether this machine mounts `controller`: one it lacks holds no cgroup.
+    bool mounted(std::string_view controller) const;
     std::filesystem::path directory(std::string_view controller, const std::string& cgroup) const;
     // What the parent offers of cpuset `list` ("cpus" or "mems").
     core::CpuSet parentList(const std::string& cgroup, std::string_view list) const;

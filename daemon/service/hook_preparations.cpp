@@ -112,7 +112,7 @@ void HookPreparations::prepareCreation(const std::string& workload, Creation cre
     }
     const Instance creating = knownContainer(*record, creation.id, core::RunState::Running, creation.cgroupPath);
     spdlog::debug("{}: container {} is being created; writing its limits before it runs", workload, creation.id);
-    reconciler_.reconcileOne(workload, &creating, Reconciler::Lookup::AskSource, Actor::hook());
+    reconciler_.reconcileOne(workload, &creating, Lookup::AskSource, Actor::hook());
     if (busy_(workload)) {
         waitingForRepair_[workload].push_back(std::move(creation.done));
         return;

@@ -20,4 +20,12 @@ Instance knownContainer(const store::WorkloadRecord& record, const std::string& 
 // container's ID, so a cgroup that is still there is still that container.
 std::optional<Instance> boundContainer(const store::WorkloadRecord& record);
 
+// Where a workload's instance comes from when no listing gives it.
+enum class Lookup {
+    AskSource,
+    // The record's binding to a running container (boundContainer()), its
+    // source asked only when there is none or it cannot be trusted now.
+    TrustBinding,
+};
+
 }  // namespace resized::service

@@ -13,6 +13,7 @@
 #include "service/announcer.h"
 #include "service/background_lookup.h"
 #include "service/event_loop.h"
+#include "service/known_container.h"
 #include "service/settings.h"
 #include "service/workload_source.h"
 #include "store/state_store.h"
@@ -63,13 +64,6 @@ public:
     // `newerThanListing`: their events since the listing began have seen to
     // them, and the listing may show a run that has ended.
     void reconcileAll(const std::vector<Instance>& containers, const std::set<std::string>& newerThanListing);
-    // Where a workload's instance comes from when no listing gives it.
-    enum class Lookup {
-        AskSource,
-        // The record's binding to a running container (known_container.h),
-        // its source asked only when there is none.
-        TrustBinding,
-    };
     // One workload; a store that cannot be written now is tried again later.
     // Without `listed` or a trusted binding, its source is asked first, and
     // the workload reconciled when it answers.

@@ -10,7 +10,6 @@
 #include "core/quantity.h"
 #include "failpoint/failpoint.h"
 #include "service/background_listing.h"
-#include "service/known_container.h"
 #include "service/record_transitions.h"
 #include "service/recovery.h"
 #include "store/json_resources.h"
@@ -215,7 +214,7 @@ void ResourceManager::giveBackSlicesThePolicyNoLongerGives()
     }
 }
 
-void ResourceManager::resolve(const std::string& asked, Answer<Target> then, Binding binding)
+void ResourceManager::resolve(const std::string& asked, Answer<Target> then, Lookup lookup)
 {
     core::WorkloadName parsed;
     try {
@@ -229,7 +228,7 @@ void ResourceManager::resolve(const std::string& asked, Answer<Target> then, Bin
         then(ResizeError(ErrorCode::RuntimeUnavailable, noSourceFor(parsed.kind).what()));
         return;
     }
-    if (binding == Binding::Trusted)
+    if (lookup == Lookup::TrustBinding)
         if (auto target = boundTarget(parsed)) {
             then(std::move(*target));
             return;
@@ -714,7 +713,7 @@ void ResourceManager::reconcile(const std::string& workload, Answer<std::monosta
         });
     };
     // What is there now, whatever resized was told.
-    resolve(workload, std::move(reconcileFound), Binding::Asked);
+    resolve(workload, std::move(reconcileFound), Lookup::AskSource);
 }
 
 void ResourceManager::forget(const std::string& workload, uint32_t callerUid, Answer<std::monostate> done)
@@ -1027,7 +1026,7 @@ void ResourceManager::repairOwnCpusetsAroundSlices()
     };
     for (const auto& record : store_.workloads())
         if (placedAroundSlices(record) && !busy(record.name))
-            reconciler_.reconcileOne(record.name, nullptr, Reconciler::Lookup::TrustBinding);
+            reconciler_.reconcileOne(record.name, nullptr, Lookup::TrustBinding);
 }
 
 void ResourceManager::resynchronise(std::function<void()> done)

@@ -28,6 +28,7 @@
 #include "service/event_sequence.h"
 #include "service/executor.h"
 #include "service/hook_preparations.h"
+#include "service/known_container.h"
 #include "service/ledger.h"
 #include "service/node.h"
 #include "service/reconciler.h"
@@ -186,13 +187,10 @@ private:
         AdmissionQuestion question;
     };
 
-    // How resolve() finds a running container resized is bound to.
-    enum class Binding {
-        Trusted,  // by its binding while that is current (boundTarget())
-        Asked,    // from Podman, whatever the binding says
-    };
-    // The workload `asked` names, as its source finds it now.
-    void resolve(const std::string& asked, Answer<Target> then, Binding binding = Binding::Trusted);
+    // The workload `asked` names, as its source finds it now; with
+    // TrustBinding, a running container by its binding while that is
+    // current (boundTarget()).
+    void resolve(const std::string& asked, Answer<Target> then, Lookup lookup = Lookup::TrustBinding);
     std::optional<Target> boundTarget(const core::WorkloadName& parsed);
     // Every workload of `names` from `found.size()` on, one after another.
     void resolveAll(std::vector<std::string> names, std::vector<Target> found, Answer<std::vector<Target>> then);
