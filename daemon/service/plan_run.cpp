@@ -161,6 +161,7 @@ void ResourceManager::startPlan(store::PlanRecord plan, std::vector<Target> targ
     // The slices the plan's earlier changes take.
     core::CpuSet sliced;
     for (size_t index = 0; index < targets.size(); ++index) {
+        releaseIfCameBackElsewhere(targets[index]);
         const Target& target = targets[index];
         joined.push_back(transition::withMembership(
             target.record.value_or(store::WorkloadRecord{.name = target.name, .kind = target.parsed.kind}),

@@ -116,10 +116,11 @@ void Reconciler::reconcileNow(const std::string& name, const Instance* listed, L
         return;
     }
 
-    transition::bind(*record, *instance);
     // Admitted in one pod and pool, it is admitted again in the ones it
     // came back in: their limits and caps never held it (design.md §1c).
-    if (record->holdsAllocation && (record->pool() != stored.pool() || record->pod != stored.pod)) {
+    const bool moved = transition::cameBackElsewhere(*record, *instance);
+    transition::bind(*record, *instance);
+    if (moved) {
         spdlog::info("{}: its container came back in pod \"{}\" and pool \"{}\", not \"{}\" and \"{}\"; "
                      "admitting it there",
                      name, record->pod, record->pool(), stored.pod, stored.pool());

@@ -29,6 +29,12 @@ store::WorkloadRecord withMembership(store::WorkloadRecord record, const std::op
     return record;
 }
 
+bool cameBackElsewhere(const store::WorkloadRecord& record, const Instance& instance)
+{
+    return record.holdsAllocation &&
+           (instance.pod != record.pod || record.poolOption.value_or(instance.poolLabel) != record.pool());
+}
+
 void gone(store::WorkloadRecord& record)
 {
     record.runState = core::RunState::Removed;

@@ -52,6 +52,10 @@ void driftDetected(store::WorkloadRecord& record, const core::Resources& actual)
 // The removal grace passed: the allocation goes back to the node and the
 // desired state waits for a container of that name to be admitted again.
 void allocationReleased(store::WorkloadRecord& record, uint64_t nowUsec);
+// Whether `record` holds an allocation admitted in another pod or pool
+// than the one `instance`, its container created again, is in: that pod's
+// limit and that pool's cap never counted it.
+bool cameBackElsewhere(const store::WorkloadRecord& record, const Instance& instance);
 // Its container was created again in another pod or with another pool's
 // label, which it is bound to (`before`: the record as it was): its
 // allocation goes back to the node rather than into that pod or pool

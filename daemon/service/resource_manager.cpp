@@ -430,10 +430,29 @@ void ResourceManager::answerRefusal(const Target& target, const QueuedUpdate& qu
     queued.done(ResizeError(code, reason));
 }
 
+void ResourceManager::releaseIfCameBackElsewhere(Target& target)
+{
+    if (!target.record || !target.instance || !transition::cameBackElsewhere(*target.record, *target.instance))
+        return;
+    store::WorkloadRecord& record = *target.record;
+    const store::WorkloadRecord before = record;
+    transition::bind(record, *target.instance);
+    spdlog::info("{}: its container came back in pod \"{}\" and pool \"{}\", not \"{}\" and \"{}\"; "
+                 "admitting its change there",
+                 record.name, record.pod, record.pool(), before.pod, before.pool());
+    transition::movedOut(record, before, nowUsec());
+    store_.save(record);
+    invariants_.check("a release");
+    announcer_.changed(record);
+    if (target.hasCgroup())
+        countUnheld(*target.instance);
+}
+
 void ResourceManager::startUpdate(Target target, QueuedUpdate queued)
 {
     const uint64_t started = nowUsec();
     const std::string name = target.name;
+    releaseIfCameBackElsewhere(target);
     store::WorkloadRecord record = target.record.value_or(
         store::WorkloadRecord{.name = name, .kind = target.parsed.kind});
     if (queued.options.pool && !queued.options.pool->empty() && !store_.findPool(*queued.options.pool)) {

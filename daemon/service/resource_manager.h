@@ -201,6 +201,11 @@ private:
     // Ends a plan that could not start, recording it.
     void endPlan(store::PlanRecord& plan, const PlanOutcome& outcome, const PlanCallback& done);
     Target targetOf(const std::string& asked, const core::WorkloadName& parsed, Found found);
+    // A change found the workload's container created again in another pod
+    // or pool than its allocation was admitted in, before a pass did: the
+    // allocation is released first, as the pass would, so that the change
+    // is admitted where the container is (transition::cameBackElsewhere).
+    void releaseIfCameBackElsewhere(Target& target);
     // `record` is the workload's record with the membership it would have
     // after the change (withMembership()).
     // `sliced`: CPUs the slices of other changes not yet recorded take

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <iomanip>
 #include <sstream>
@@ -603,6 +604,67 @@ TEST_F(ResourceManagerTest, AContainerCreatedAgainBeforeItsEventsIsFoundByItsNam
     EXPECT_EQ(source_.finds(), finds + 1);
     EXPECT_EQ(record.containerId, idOf("web again"));
     EXPECT_EQ(quotaOf(again.cgroupPath), "70000");
+}
+
+// Watches what a pool's members hold at every change the manager
+// announces, as its pool object on the bus shows it.
+class PoolAllocationWatch final : public ManagerObserver {
+public:
+    PoolAllocationWatch(ResourceManager& manager, store::PoolRecord pool) : manager_(manager), pool_(std::move(pool))
+    {
+        manager_.setObserver(this);
+    }
+    ~PoolAllocationWatch() override { manager_.setObserver(nullptr); }
+
+    uint64_t mostCpuMillis() const { return mostCpuMillis_; }
+
+    void workloadChanged(const store::WorkloadRecord&) override
+    {
+        mostCpuMillis_ = std::max(mostCpuMillis_, manager_.poolAllocated(pool_).cpuMillis);
+    }
+    void workloadForgotten(const std::string&) override {}
+    void budgetChanged() override {}
+    void runtimeConnectionChanged(bool) override {}
+    void resourcesApplied(const std::string&, const core::Resources&) override {}
+    void driftDetected(const std::string&, const core::Resources&, const core::Resources&) override {}
+    void updateFailed(const std::string&, ErrorCode, const std::string&) override {}
+    void poolDisrupted(const store::Disruption&) override {}
+
+private:
+    ResourceManager& manager_;
+    store::PoolRecord pool_;
+    uint64_t mostCpuMillis_ = 0;
+};
+
+// Created again with a pool's label while its events were missed (Podman
+// away): the change that finds it there admits it under the pool's cap,
+// not holding what it was admitted with outside the pool meanwhile.
+TEST_F(ResourceManagerTest, AChangeAdmitsAContainerCreatedAgainInAPoolUnderThePoolsCap)
+{
+    const store::PoolRecord batch{.name = "batch", .cap = {500, core::kUnlimited}};
+    store_.savePool(batch);
+    manager_->poolsChanged();
+    const auto old = run("job");
+    updated("job", {.cpuMillis = 800});
+
+    tree_.remove(old);
+    Instance& again = source_.add({.name = {core::WorkloadKind::Container, "job"},
+                                   .id = idOf("job in batch"),
+                                   .pod = "",
+                                   .state = RunState::Running,
+                                   .cgroupPath = kPodmanParent + "/libpod-" + idOf("job in batch"),
+                                   .createLimits = {},
+                                   .poolLabel = "batch"});
+    tree_.add(again.cgroupPath, kCreatedMemory);
+    const PoolAllocationWatch watch(*manager_, batch);
+
+    const auto record = updated("job", {.cpuMillis = 100});
+
+    EXPECT_EQ(record.pool(), "batch");
+    EXPECT_EQ(quotaOf(again.cgroupPath), "10000");
+    EXPECT_EQ(manager_->poolAllocated(batch).cpuMillis, 100u);
+    EXPECT_LE(watch.mostCpuMillis(), 500u);
+    EXPECT_EQ(allocated().cpuMillis, 100u);
 }
 
 TEST_F(ResourceManagerTest, UnmanagedContainersCountWhatTheirCgroupsHoldNow)
