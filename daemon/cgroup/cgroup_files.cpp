@@ -102,9 +102,12 @@ std::string readFile(const std::filesystem::path& path)
             continue;
         if (count < 0)
             throwSystemError("read", path, errno);
-        if (count == 0)
-            return content;
         content.append(buffer, static_cast<size_t>(count));
+        // The kernel makes such a file in one piece and hands out as much
+        // of it as fits: a read that leaves room in the buffer read it all,
+        // and the read(2) that would say so costs as much as this one.
+        if (static_cast<size_t>(count) < sizeof buffer)
+            return content;
     }
 }
 

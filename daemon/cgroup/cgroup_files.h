@@ -30,7 +30,10 @@ private:
 // open(2) with O_CLOEXEC; throws CgroupError with the errno.
 FileDescriptor openFile(const std::filesystem::path& path, int flags);
 
-// The whole content of a small file (cgroup files fit in a page).
+// The whole content of a small file the kernel makes in one piece: a
+// cgroup's interface files that hold one value or one table (not
+// cgroup.procs, which it makes a line at a time), /proc/<pid>/cgroup, a
+// regular file.
 std::string readFile(const std::filesystem::path& path);
 
 // As readFile, but nullopt when the file does not exist: a controller that

@@ -63,7 +63,26 @@ std::filesystem::path CgroupfsV1Backend::directory(std::string_view controller,
 
 bool CgroupfsV1Backend::mounted(std::string_view controller) const
 {
-    return std::filesystem::exists(root_ / controller);
+    const std::lock_guard lock(mountedMutex_);
+    if (mounted_.contains(controller))
+        return true;
+    if (!std::filesystem::exists(root_ / controller))
+        return false;
+    mounted_.emplace(controller);
+    return true;
+}
+
+std::optional<std::string> CgroupfsV1Backend::readIfPresent(std::string_view controller,
+                                                            const std::filesystem::path& directory,
+                                                            std::string_view file) const
+{
+    auto text = readFileIfExists(directory / file);
+    // Only now: the files of a cgroup that exists are all there, and
+    // looking at the directory first would cost a stat(2) per controller
+    // on every read.
+    if (!text && mounted(controller))
+        requireCgroupDirectory(directory);
+    return text;
 }
 
 bool CgroupfsV1Backend::exists(const std::string& cgroup) const
@@ -77,20 +96,14 @@ bool CgroupfsV1Backend::exists(const std::string& cgroup) const
 core::Resources CgroupfsV1Backend::read(const std::string& cgroup) const
 {
     // Each mounted controller must hold the cgroup: a missing one means the
-    // container is gone, not that it has no limits.
-    const auto existingDirectory = [&](std::string_view controller) {
-        auto resolved = directory(controller, cgroup);
-        if (mounted(controller))
-            requireCgroupDirectory(resolved);
-        return resolved;
-    };
-    const auto cpu = existingDirectory("cpu");
-    const auto memory = existingDirectory("memory");
-    const auto cpuset = existingDirectory("cpuset");
+    // container is gone, not that it has no limits (readIfPresent).
+    const auto cpu = directory("cpu", cgroup);
+    const auto memory = directory("memory", cgroup);
+    const auto cpuset = directory("cpuset", cgroup);
 
     core::Resources limits;
-    const auto quota = readFileIfExists(cpu / "cpu.cfs_quota_us");
-    const auto period = readFileIfExists(cpu / "cpu.cfs_period_us");
+    const auto quota = readIfPresent("cpu", cpu, "cpu.cfs_quota_us");
+    const auto period = readIfPresent("cpu", cpu, "cpu.cfs_period_us");
     if (quota && period) {
         const auto quotaUs = parseQuota(*quota, cpu / "cpu.cfs_quota_us");
         const uint64_t periodUs = parseUnsigned(*period, cpu / "cpu.cfs_period_us");
@@ -98,17 +111,17 @@ core::Resources CgroupfsV1Backend::read(const std::string& cgroup) const
         if (quotaUs)
             limits.cpuMillis = millisForBandwidth({*quotaUs, periodUs}, cpu / "cpu.cfs_quota_us");
     }
-    if (const auto shares = readFileIfExists(cpu / "cpu.shares"))
+    if (const auto shares = readIfPresent("cpu", cpu, "cpu.shares"))
         limits.cpuWeight = weightForShares(parseUnsigned(*shares, cpu / "cpu.shares"));
 
-    if (const auto text = readFileIfExists(memory / "memory.limit_in_bytes"))
+    if (const auto text = readIfPresent("memory", memory, "memory.limit_in_bytes"))
         limits.memoryMax = parseMemoryLimit(*text, memory / "memory.limit_in_bytes");
-    if (const auto text = readFileIfExists(memory / "memory.soft_limit_in_bytes"))
+    if (const auto text = readIfPresent("memory", memory, "memory.soft_limit_in_bytes"))
         limits.memoryHigh = parseMemoryLimit(*text, memory / "memory.soft_limit_in_bytes");
 
-    if (const auto text = readFileIfExists(cpuset / "cpuset.cpus"))
+    if (const auto text = readIfPresent("cpuset", cpuset, "cpuset.cpus"))
         limits.allowedCpus = allowedCpus(*text, parentCpus(cgroup), cpuset / "cpuset.cpus");
-    if (const auto text = readFileIfExists(cpuset / "cpuset.mems"))
+    if (const auto text = readIfPresent("cpuset", cpuset, "cpuset.mems"))
         limits.memoryNodes = allowedCpus(*text, parentMemoryNodes(cgroup), cpuset / "cpuset.mems");
     return limits;
 }

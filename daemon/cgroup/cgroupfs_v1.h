@@ -1,6 +1,9 @@
 #pragma once
 
 #include <filesystem>
+#include <mutex>
+#include <set>
+#include <string>
 
 #include "cgroup/limits_backend.h"
 
@@ -30,6 +33,12 @@ public:
 private:
     // Whether this machine mounts `controller`: one it lacks holds no cgroup.
     bool mounted(std::string_view controller) const;
+    // The limits in `file` of `controller`'s `directory`; nullopt when the
+    // file is missing, which it may be only when the controller is not
+    // mounted (or its kernel lacks the file): a cgroup missing from a
+    // mounted one is gone, and throws CgroupError (ENOENT).
+    std::optional<std::string> readIfPresent(std::string_view controller, const std::filesystem::path& directory,
+                                             std::string_view file) const;
     std::filesystem::path directory(std::string_view controller, const std::string& cgroup) const;
     // What the parent offers of cpuset `list` ("cpus" or "mems").
     core::CpuSet parentList(const std::string& cgroup, std::string_view list) const;
@@ -37,6 +46,10 @@ private:
     void writeMemoryMax(const std::filesystem::path& memoryDirectory, uint64_t bytes);
 
     std::filesystem::path root_;
+    // The controllers found mounted, looked at once: the legacy
+    // hierarchies are mounted at boot and stay.
+    mutable std::mutex mountedMutex_;
+    mutable std::set<std::string, std::less<>> mounted_;
 };
 
 // systemd's mapping between cgroup v2 weights and v1 shares (100 ↔ 1024).

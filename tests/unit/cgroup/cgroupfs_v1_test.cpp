@@ -1,6 +1,10 @@
 #include "cgroup/cgroupfs_v1.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 
 #include "cgroup/usage_files.h"
 #include "child_process.h"
@@ -42,6 +46,22 @@ TEST_F(CgroupfsV1, ReadsANewCgroupAsUnlimited)
                                    .allowedCpus = core::CpuSet{},
                                    .memoryNodes = core::CpuSet{}};
     EXPECT_EQ(backend_.read(child()), expected);
+}
+
+// Gone from one mounted hierarchy, the cgroup is gone: not one that holds
+// no limits of that controller.
+TEST_F(CgroupfsV1, ACgroupMissingFromOneHierarchyIsGone)
+{
+    ASSERT_TRUE(backend_.exists(child()));
+    ASSERT_EQ(rmdir(cgroup().file("memory", "").parent_path().c_str()), 0) << std::strerror(errno);
+
+    EXPECT_FALSE(backend_.exists(child()));
+    try {
+        backend_.read(child());
+        ADD_FAILURE() << "read a cgroup missing from the memory hierarchy";
+    } catch (const CgroupError& error) {
+        EXPECT_EQ(error.error(), ENOENT) << error.what();
+    }
 }
 
 TEST_F(CgroupfsV1, CpuMillis)
