@@ -75,6 +75,34 @@ std::optional<std::filesystem::path> realCgroupMount(const std::filesystem::path
     return mounts.emplace(lexicalRoot, resolveSymlinks(lexicalRoot)).first->second;
 }
 
+// The whole file, read with pread(2) from offset 0 (which makes the kernel
+// produce a cgroup file afresh); false with errno set when a read fails.
+bool readWhole(const FileDescriptor& file, std::string& content)
+{
+    content.clear();
+    char buffer[4096];
+    while (true) {
+        const ssize_t count = pread(file.get(), buffer, sizeof buffer, static_cast<off_t>(content.size()));
+        if (count < 0 && errno == EINTR)
+            continue;
+        if (count < 0)
+            return false;
+        content.append(buffer, static_cast<size_t>(count));
+        // As readFile(): a read that leaves room in the buffer read it all.
+        if (static_cast<size_t>(count) < sizeof buffer)
+            return true;
+    }
+}
+
+// Only there does a file made again at its path make the one held before
+// read ENODEV; elsewhere (a test's tree) the old one would still read.
+bool onCgroupFileSystem(const FileDescriptor& file)
+{
+    struct statfs filesystem {};
+    return fstatfs(file.get(), &filesystem) == 0 &&
+           (filesystem.f_type == CGROUP_SUPER_MAGIC || filesystem.f_type == CGROUP2_SUPER_MAGIC);
+}
+
 }  // namespace
 
 FileDescriptor::~FileDescriptor()
@@ -120,6 +148,42 @@ std::optional<std::string> readFileIfExists(const std::filesystem::path& path)
             return std::nullopt;
         throw;
     }
+}
+
+std::optional<FileDescriptor> HeldFiles::open(const std::filesystem::path& path)
+{
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd >= 0)
+        return FileDescriptor(fd);
+    if (errno == ENOENT)
+        return std::nullopt;
+    throwSystemError("open", path, errno);
+}
+
+std::optional<std::string> HeldFiles::readIfExists(const std::filesystem::path& path)
+{
+    const std::lock_guard lock(mutex_);
+    std::string content;
+    if (const auto held = files_.find(path.native()); held != files_.end()) {
+        if (readWhole(held->second, content))
+            return content;
+        const int error = errno;
+        files_.erase(held);
+        // Its cgroup was removed: opened again by its path below.
+        if (error != ENODEV)
+            throwSystemError("read", path, error);
+    }
+    auto file = open(path);
+    if (!file)
+        return std::nullopt;
+    if (!readWhole(*file, content))
+        throwSystemError("read", path, errno);
+    if (onCgroupFileSystem(*file)) {
+        if (files_.size() >= capacity_)
+            files_.clear();
+        files_.emplace(path.native(), std::move(*file));
+    }
+    return content;
 }
 
 void writeFile(const std::filesystem::path& path, std::string_view content)

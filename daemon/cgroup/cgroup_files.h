@@ -1,9 +1,11 @@
 #pragma once
 
 #include <filesystem>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -39,6 +41,35 @@ std::string readFile(const std::filesystem::path& path);
 // As readFile, but nullopt when the file does not exist: a controller that
 // is not enabled for a cgroup has no files there.
 std::optional<std::string> readFileIfExists(const std::filesystem::path& path);
+
+// Files read again and again, held open: each read is one pread(2) at
+// offset 0, which makes the kernel produce the file afresh, with no path
+// to resolve, nothing to open and nothing to close. A file whose cgroup was
+// removed reads ENODEV; it is opened again by its path, which finds the
+// cgroup made again there or nothing. At most `capacity` files are held,
+// so that cgroups removed long ago are not kept alive by them: when it is
+// full, all are closed. Only a cgroup file system's files are held: only
+// there does a file made again make the one held read ENODEV. Safe to
+// share between threads.
+class HeldFiles {
+public:
+    explicit HeldFiles(size_t capacity) : capacity_(capacity) {}
+
+    // As readFileIfExists(path), for a file readFile() may read.
+    std::optional<std::string> readIfExists(const std::filesystem::path& path);
+
+private:
+    std::optional<FileDescriptor> open(const std::filesystem::path& path);
+
+    size_t capacity_;
+    std::mutex mutex_;
+    std::unordered_map<std::string, FileDescriptor> files_;
+};
+
+// How many files a backend holds open for its read-backs: those of the few
+// dozen workloads being changed, well within a service's 1,024 file
+// descriptors.
+inline constexpr size_t kHeldLimitFiles = 256;
 
 // Writes `content` with a single write(2): the kernel parses each write to a
 // cgroup file as one value, so a split write would set a wrong one.

@@ -76,7 +76,7 @@ std::optional<std::string> CgroupfsV1Backend::readIfPresent(std::string_view con
                                                             const std::filesystem::path& directory,
                                                             std::string_view file) const
 {
-    auto text = readFileIfExists(directory / file);
+    auto text = held_.readIfExists(directory / file);
     // Only now: the files of a cgroup that exists are all there, and
     // looking at the directory first would cost a stat(2) per controller
     // on every read.
@@ -242,7 +242,7 @@ core::CpuSet CgroupfsV1Backend::parentList(const std::string& cgroup, std::strin
     // configured list is what the parent offers.
     const auto parent = resolveParentDirectory(root_ / "cpuset", cgroup);
     auto file = parent / ("cpuset.effective_" + std::string(list));
-    auto text = readFileIfExists(file);
+    auto text = held_.readIfExists(file);
     if (!text) {
         file = parent / ("cpuset." + std::string(list));
         text = readFile(file);

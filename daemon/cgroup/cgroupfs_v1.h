@@ -5,6 +5,7 @@
 #include <set>
 #include <string>
 
+#include "cgroup/cgroup_files.h"
 #include "cgroup/limits_backend.h"
 
 namespace resized::cgroup {
@@ -50,6 +51,8 @@ private:
     // hierarchies are mounted at boot and stay.
     mutable std::mutex mountedMutex_;
     mutable std::set<std::string, std::less<>> mounted_;
+    // What read() and the parents' cpusets read: nine files a cgroup.
+    mutable HeldFiles held_{kHeldLimitFiles};
 };
 
 // systemd's mapping between cgroup v2 weights and v1 shares (100 ↔ 1024).

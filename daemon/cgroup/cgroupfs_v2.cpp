@@ -54,17 +54,17 @@ core::Resources CgroupfsV2Backend::read(const std::string& cgroup) const
     const auto dir = directory(cgroup);
     requireCgroupDirectory(dir);
     core::Resources limits;
-    if (const auto text = readFileIfExists(dir / "cpu.max"))
+    if (const auto text = held_.readIfExists(dir / "cpu.max"))
         limits.cpuMillis = parseCpuMax(*text, dir / "cpu.max");
-    if (const auto text = readFileIfExists(dir / "memory.max"))
+    if (const auto text = held_.readIfExists(dir / "memory.max"))
         limits.memoryMax = parseLimit(*text, dir / "memory.max");
-    if (const auto text = readFileIfExists(dir / "memory.high"))
+    if (const auto text = held_.readIfExists(dir / "memory.high"))
         limits.memoryHigh = parseLimit(*text, dir / "memory.high");
-    if (const auto text = readFileIfExists(dir / "cpu.weight"))
+    if (const auto text = held_.readIfExists(dir / "cpu.weight"))
         limits.cpuWeight = parseUnsigned(*text, dir / "cpu.weight");
-    if (const auto text = readFileIfExists(dir / "cpuset.cpus"))
+    if (const auto text = held_.readIfExists(dir / "cpuset.cpus"))
         limits.allowedCpus = allowedCpus(*text, parentCpus(cgroup), dir / "cpuset.cpus");
-    if (const auto text = readFileIfExists(dir / "cpuset.mems"))
+    if (const auto text = held_.readIfExists(dir / "cpuset.mems"))
         limits.memoryNodes = allowedCpus(*text, parentMemoryNodes(cgroup), dir / "cpuset.mems");
     return limits;
 }

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "cgroup/cgroup_files.h"
 #include "cgroup/limits_backend.h"
 
 namespace resized::cgroup {
@@ -30,6 +31,8 @@ private:
     std::filesystem::path directory(const std::string& cgroup) const;
 
     std::filesystem::path root_;
+    // What read() reads: six files a cgroup.
+    mutable HeldFiles held_{kHeldLimitFiles};
 };
 
 }  // namespace resized::cgroup

@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <filesystem>
+#include <optional>
 #include <vector>
 
 #include "cgroup/limits_backend.h"
@@ -49,6 +50,41 @@ TEST(CgroupFiles, ErrorsNameThePathAndTheReason)
     EXPECT_THROW(writeFile(missing, "1"), CgroupError);
     EXPECT_FALSE(std::filesystem::exists(missing)) << "writing must not create cgroup files";
     EXPECT_EQ(readFileIfExists(missing), std::nullopt);
+}
+
+// Held past its capacity, HeldFiles closes them all and goes on reading
+// each file as it is.
+TEST(HeldFiles, PastItsCapacityEveryFileReadsAsItIs)
+{
+    std::vector<std::filesystem::path> files;
+    for (const char* file : {"/sys/fs/cgroup/cpu/cpu.shares", "/sys/fs/cgroup/memory/memory.limit_in_bytes",
+                             "/sys/fs/cgroup/cpuset/cpuset.cpus", "/sys/fs/cgroup/cgroup.controllers",
+                             "/sys/fs/cgroup/cgroup.subtree_control", "/sys/fs/cgroup/cgroup.max.depth"})
+        if (std::filesystem::exists(file))
+            files.emplace_back(file);
+    if (files.size() < 3)
+        GTEST_SKIP() << "this machine mounts no cgroup hierarchy at /sys/fs/cgroup";
+    HeldFiles held(2);
+    for (int round = 0; round < 3; ++round)
+        for (const auto& file : files)
+            EXPECT_EQ(held.readIfExists(file), readFile(file)) << file;
+    EXPECT_EQ(held.readIfExists("/sys/fs/cgroup/no-such-file"), std::nullopt);
+}
+
+// Outside a cgroup file system nothing is held: a file made again at its
+// path reads as the new one.
+TEST(HeldFiles, AFileMadeAgainOutsideACgroupFileSystemReadsAsTheNewOne)
+{
+    TempDirectory dir;
+    writeText(dir.path() / "cpu.max", "max 100000\n");
+    HeldFiles held(8);
+    EXPECT_EQ(held.readIfExists(dir.path() / "cpu.max"), "max 100000\n");
+
+    writeText(dir.path() / "cpu.max.new", "50000 100000\n");
+    std::filesystem::rename(dir.path() / "cpu.max.new", dir.path() / "cpu.max");
+    EXPECT_EQ(held.readIfExists(dir.path() / "cpu.max"), "50000 100000\n");
+    std::filesystem::remove(dir.path() / "cpu.max");
+    EXPECT_EQ(held.readIfExists(dir.path() / "cpu.max"), std::nullopt);
 }
 
 TEST(ResolveCgroupDirectory, JoinsRootAndRuntimePath)

@@ -1,8 +1,10 @@
 #include "cgroup/cgroupfs_v1.h"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <array>
 #include <cerrno>
 #include <cstring>
 
@@ -62,6 +64,32 @@ TEST_F(CgroupfsV1, ACgroupMissingFromOneHierarchyIsGone)
     } catch (const CgroupError& error) {
         EXPECT_EQ(error.error(), ENOENT) << error.what();
     }
+}
+
+// The backend holds the files it read open (HeldFiles): a cgroup removed
+// since reads as gone, and one made again at its path as the new one.
+TEST_F(CgroupfsV1, ACgroupRemovedOrMadeAgainSinceItsLastReadIsReadAfresh)
+{
+    backend_.write(child(), {.cpuMillis = 700});
+    ASSERT_EQ(backend_.read(child()).cpuMillis, 700u);
+    const std::array<std::string_view, 3> controllers{"cpu", "memory", "cpuset"};
+    for (const auto controller : controllers)
+        ASSERT_EQ(rmdir(cgroup().file(controller, "").parent_path().c_str()), 0) << std::strerror(errno);
+
+    try {
+        backend_.read(child());
+        ADD_FAILURE() << "read a removed cgroup";
+    } catch (const CgroupError& error) {
+        EXPECT_EQ(error.error(), ENOENT) << error.what();
+    }
+
+    for (const auto controller : controllers)
+        ASSERT_EQ(mkdir(cgroup().file(controller, "").parent_path().c_str(), 0755), 0) << std::strerror(errno);
+    cgroup().write("cpuset", "cpuset.cpus", cgroup().read("cpuset", "../cpuset.cpus"));
+    cgroup().write("cpuset", "cpuset.mems", cgroup().read("cpuset", "../cpuset.mems"));
+    EXPECT_EQ(backend_.read(child()).cpuMillis, kUnlimited);
+    cgroup().write("cpu", "cpu.cfs_quota_us", "30000");
+    EXPECT_EQ(backend_.read(child()).cpuMillis, 300u);
 }
 
 TEST_F(CgroupfsV1, CpuMillis)
