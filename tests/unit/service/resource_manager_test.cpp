@@ -105,6 +105,24 @@ protected:
     }
     std::string run(const std::string& name) { return run(name, idOf(name)); }
 
+    // Removed (its cgroup `old` with it) and created again running with
+    // the ID `id` and the pool label `poolLabel`, and no event told of
+    // either, as while Podman's event stream is away.
+    const Instance& createdAgainUnseen(const std::string& name, const std::string& old, const std::string& id,
+                                       const std::string& poolLabel = "")
+    {
+        tree_.remove(old);
+        Instance& again = source_.add({.name = {core::WorkloadKind::Container, name},
+                                       .id = id,
+                                       .pod = "",
+                                       .state = RunState::Running,
+                                       .cgroupPath = kPodmanParent + "/libpod-" + id,
+                                       .createLimits = {},
+                                       .poolLabel = poolLabel});
+        tree_.add(again.cgroupPath, kCreatedMemory);
+        return again;
+    }
+
     void pause(const std::string& name)
     {
         Instance& instance = source_.at(name);
@@ -589,15 +607,7 @@ TEST_F(ResourceManagerTest, AContainerCreatedAgainBeforeItsEventsIsFoundByItsNam
     manager_->containerEvents().resynchronise();
 
     // Removed and created again under its name; no event has come yet.
-    tree_.remove(old);
-    Instance& again = source_.add({.name = {core::WorkloadKind::Container, "web"},
-                                   .id = idOf("web again"),
-                                   .pod = "",
-                                   .state = RunState::Running,
-                                   .cgroupPath = kPodmanParent + "/libpod-" + idOf("web again"),
-                                   .createLimits = {},
-                                   .poolLabel = ""});
-    tree_.add(again.cgroupPath, kCreatedMemory);
+    const Instance& again = createdAgainUnseen("web", old, idOf("web again"));
     const int finds = source_.finds();
 
     const auto record = updated("web", {.cpuMillis = 700});
@@ -647,15 +657,7 @@ TEST_F(ResourceManagerTest, AChangeAdmitsAContainerCreatedAgainInAPoolUnderThePo
     const auto old = run("job");
     updated("job", {.cpuMillis = 800});
 
-    tree_.remove(old);
-    Instance& again = source_.add({.name = {core::WorkloadKind::Container, "job"},
-                                   .id = idOf("job in batch"),
-                                   .pod = "",
-                                   .state = RunState::Running,
-                                   .cgroupPath = kPodmanParent + "/libpod-" + idOf("job in batch"),
-                                   .createLimits = {},
-                                   .poolLabel = "batch"});
-    tree_.add(again.cgroupPath, kCreatedMemory);
+    const Instance& again = createdAgainUnseen("job", old, idOf("job in batch"), "batch");
     const PoolAllocationWatch watch(*manager_, batch);
 
     const auto record = updated("job", {.cpuMillis = 100});
