@@ -88,7 +88,9 @@ bool readWhole(const FileDescriptor& file, std::string& content)
         if (count < 0)
             return false;
         content.append(buffer, static_cast<size_t>(count));
-        // As readFile(): a read that leaves room in the buffer read it all.
+        // The kernel makes such a file in one piece and hands out as much
+        // of it as fits: a read that leaves room in the buffer read it all,
+        // and the read(2) that would say so costs as much as this one.
         if (static_cast<size_t>(count) < sizeof buffer)
             return true;
     }
@@ -121,22 +123,10 @@ FileDescriptor openFile(const std::filesystem::path& path, int flags)
 
 std::string readFile(const std::filesystem::path& path)
 {
-    const auto file = openFile(path, O_RDONLY);
     std::string content;
-    char buffer[4096];
-    while (true) {
-        const ssize_t count = read(file.get(), buffer, sizeof buffer);
-        if (count < 0 && errno == EINTR)
-            continue;
-        if (count < 0)
-            throwSystemError("read", path, errno);
-        content.append(buffer, static_cast<size_t>(count));
-        // The kernel makes such a file in one piece and hands out as much
-        // of it as fits: a read that leaves room in the buffer read it all,
-        // and the read(2) that would say so costs as much as this one.
-        if (static_cast<size_t>(count) < sizeof buffer)
-            return content;
-    }
+    if (!readWhole(openFile(path, O_RDONLY), content))
+        throwSystemError("read", path, errno);
+    return content;
 }
 
 std::optional<std::string> readFileIfExists(const std::filesystem::path& path)

@@ -444,8 +444,6 @@ void ResourceManager::releaseIfCameBackElsewhere(Target& target)
     store_.save(record);
     invariants_.check("a release");
     announcer_.changed(record);
-    if (target.hasCgroup())
-        countUnheld(*target.instance);
 }
 
 void ResourceManager::startUpdate(Target target, QueuedUpdate queued)

@@ -205,6 +205,9 @@ private:
     // or pool than its allocation was admitted in, before a pass did: the
     // allocation is released first, as the pass would, so that the change
     // is admitted where the container is (transition::cameBackElsewhere).
+    // The change's assess() counts it unheld meanwhile; it is not placed
+    // on the shared pool here, where a placement would make it busy under
+    // the change about to begin.
     void releaseIfCameBackElsewhere(Target& target);
     // `record` is the workload's record with the membership it would have
     // after the change (withMembership()).
