@@ -165,9 +165,10 @@ bool CpuManager::placesAny() const
     return settings_.policy == core::CpuManagerPolicy::Static || store_.anyNarrowedCpuset();
 }
 
-std::vector<Placement> CpuManager::placementsOf(const std::vector<Instance>& listed)
+std::vector<Placement> CpuManager::placementsOf(const std::vector<Instance>& listed,
+                                               const std::set<std::string>& newerThanListing)
 {
-    known_.clear();
+    std::erase_if(known_, [&](const auto& entry) { return !newerThanListing.contains(entry.first); });
     if (!placesAny())
         return {};
     // One reading of the slices for the whole pass.
@@ -177,7 +178,7 @@ std::vector<Placement> CpuManager::placementsOf(const std::vector<Instance>& lis
     onPodSharedPools_ = 0;
     for (const Instance& instance : listed) {
         if (instance.name.kind == core::WorkloadKind::Container && instance.hasCgroup()) {
-            known_.insert_or_assign(instance.name.canonical(), instance);
+            known_.try_emplace(instance.name.canonical(), instance);
             if (now.bubbleOf(instance.pod) && !now.slices().contains(instance.name.canonical()))
                 ++onPodSharedPools_;
         }

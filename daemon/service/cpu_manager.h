@@ -91,8 +91,12 @@ public:
     std::optional<Placement> placementOf(const Instance& instance);
     // The same for every container of a pass (the runtime's listing), each
     // a placement of its own; what the store remembers of containers gone
-    // is forgotten, and the listing is kept as the containers known.
-    std::vector<Placement> placementsOf(const std::vector<Instance>& listed);
+    // is forgotten, and the listing is kept as the containers known — but
+    // for those in `newerThanListing`, which an event after the listing
+    // began has seen: the listing's view of them may be older than the
+    // one known, or miss them altogether.
+    std::vector<Placement> placementsOf(const std::vector<Instance>& listed,
+                                        const std::set<std::string>& newerThanListing = {});
     // The placements of every container known (the last pass's and those
     // placed one by one since) but `except` and the members of `exceptPods`
     // (a pod's change takes its members along: changesFor()), with the
@@ -128,7 +132,8 @@ private:
     // Containers on their pod's shared pool at the last pass.
     size_t onPodSharedPools_ = 0;
     // The containers with a cgroup as the last pass listed them, and those
-    // placed one by one since, by canonical name.
+    // placed one by one since (also while that pass's listing was under
+    // way), by canonical name.
     std::map<std::string, Instance> known_;
 };
 

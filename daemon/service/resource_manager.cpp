@@ -1095,7 +1095,7 @@ void ResourceManager::passOver(std::vector<Instance> listed, const std::set<std:
 {
     setRuntimeConnected(true);
     // Every container listed: a cgroup read is never stale.
-    std::vector<Placement> placements = cpuManager_.placementsOf(listed);
+    std::vector<Placement> placements = cpuManager_.placementsOf(listed, newerThanListing);
     std::erase_if(listed, [&](const Instance& instance) {
         return newerThanListing.contains(instance.name.canonical());
     });

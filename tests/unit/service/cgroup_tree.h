@@ -43,6 +43,7 @@ public:
         setUsage(cgroup, usage);
         resized::test::writeText(file("cpuset", cgroup, "cpuset.cpus"),
                                  resized::test::readText(file("cpuset", parent, "cpuset.effective_cpus")));
+        resized::test::writeText(file("cpuset", cgroup, "cpuset.mems"), "0\n");
     }
 
     // The cgroup goes, as when its container stops.
@@ -88,6 +89,9 @@ private:
     {
         resized::test::writeText(file("cpuset", cgroup, "cpuset.cpus"), cpus + "\n");
         resized::test::writeText(file("cpuset", cgroup, "cpuset.effective_cpus"), cpus + "\n");
+        // One NUMA node.
+        resized::test::writeText(file("cpuset", cgroup, "cpuset.mems"), "0\n");
+        resized::test::writeText(file("cpuset", cgroup, "cpuset.effective_mems"), "0\n");
     }
 
     resized::test::TempDirectory directory_;

@@ -3,11 +3,14 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <condition_variable>
 #include <functional>
 #include <iomanip>
+#include <mutex>
 #include <sstream>
 
 #include "cgroup_tree.h"
+#include "service/background_listing.h"
 #include "fake_source.h"
 #include "run_loop.h"
 #include "temp_directory.h"
@@ -55,7 +58,14 @@ std::optional<ErrorCode> errorCodeOf(const std::function<void()>& call)
 
 class ResourceManagerTest : public ::testing::Test {
 protected:
-    ResourceManagerTest()
+    ResourceManagerTest() { startManager(settings(), WorkloadSources{.containers = &source_}); }
+
+    struct NotStarted {};
+    // For a fixture that starts the manager with settings or sources of its
+    // own.
+    explicit ResourceManagerTest(NotStarted) {}
+
+    Settings settings() const
     {
         Settings settings;
         settings.stateDir = state_.path();
@@ -65,9 +75,21 @@ protected:
         settings.syncInterval = 1h;
         settings.cgroupDriver = cgroup::DriverChoice::Cgroupfs;
         settings.removedGrace = kRemovedGrace;
+        return settings;
+    }
+
+    void startManager(const Settings& settings, WorkloadSources sources)
+    {
+        // One core per CPU, on one NUMA node.
+        std::map<unsigned, core::CpuLocation> cores;
+        for (const unsigned cpu : kNodeCpus)
+            cores[cpu] = {.socket = 0, .coreId = cpu, .numaNode = 0};
         manager_.emplace(loop_, settings,
-                         NodeInfo{.cpus = kNodeCpus, .memoryTotal = kNodeMemory, .cgroupVersion = "v1"}, store_,
-                         WorkloadSources{.containers = &source_}, drivers_);
+                         NodeInfo{.cpus = kNodeCpus,
+                                  .memoryTotal = kNodeMemory,
+                                  .cgroupVersion = "v1",
+                                  .topology = core::CpuTopology(std::move(cores))},
+                         store_, sources, drivers_);
         manager_->start();
     }
 
@@ -233,6 +255,9 @@ protected:
     cgroup::DriverSelector drivers_{tree_.root(), cgroup::DriverChoice::Cgroupfs};
     EventLoop loop_;
     test::FakeSource source_;
+    // The passes' listings, where a fixture lists on a thread as the
+    // daemon does; the manager goes first.
+    std::optional<BackgroundListing> listing_;
     std::optional<ResourceManager> manager_;
 };
 
@@ -775,6 +800,83 @@ TEST_F(ResourceManagerTest, ValidateAndADryRunGiveTheSameAnswerForEveryRequest)
     EXPECT_GT(answers["admitted"], 0);
     EXPECT_GT(answers["InsufficientResources"], 0);
     EXPECT_GT(answers["Infeasible"], 0);
+}
+
+// A listing that, as Podman's under load, ends a while after it began:
+// it shows the containers as they were when the test took its snapshot,
+// once the test lets it end.
+class SlowListing final : public WorkloadSource {
+public:
+    void snapshot(std::vector<Instance> instances)
+    {
+        const std::lock_guard lock(mutex_);
+        snapshot_ = std::move(instances);
+    }
+    void end()
+    {
+        const std::lock_guard lock(mutex_);
+        ended_ = true;
+        endedChanged_.notify_all();
+    }
+
+    std::optional<Instance> find(const core::WorkloadName&) override { return std::nullopt; }
+    std::vector<Instance> list() override
+    {
+        std::unique_lock lock(mutex_);
+        endedChanged_.wait(lock, [this] { return ended_; });
+        ended_ = false;
+        return snapshot_;
+    }
+
+private:
+    std::mutex mutex_;
+    std::condition_variable endedChanged_;
+    std::vector<Instance> snapshot_;
+    bool ended_ = false;
+};
+
+// The static CPU manager, with the passes listing on a thread of their own.
+class CpuManagerPassTest : public ResourceManagerTest {
+protected:
+    CpuManagerPassTest() : ResourceManagerTest(NotStarted{})
+    {
+        Settings withSlices = settings();
+        withSlices.cpuManager.policy = core::CpuManagerPolicy::Static;
+        listing_.emplace(loop_, slowListing_);
+        startManager(withSlices, WorkloadSources{.containers = &source_, .podmanListing = &*listing_});
+    }
+    ~CpuManagerPassTest() override
+    {
+        // A listing under way ends, and its thread is joined, before the
+        // source it lists goes.
+        slowListing_.end();
+        manager_.reset();
+        listing_.reset();
+    }
+
+    SlowListing slowListing_;
+};
+
+// A container that starts while a pass's listing is under way is missing
+// from that listing: the pass must not forget it, or a slice given after
+// leaves it running on the slice's CPUs (seen under AddressSanitizer, where
+// the listing is slower, with a pod's infra container).
+TEST_F(CpuManagerPassTest, AContainerStartedWhileAPassListsLeavesASliceGivenAfter)
+{
+    bool passed = false;
+    manager_->reconcile("", [&](Outcome<std::monostate>) { passed = true; });
+    const auto other = run("other");
+    slowListing_.end();
+    ASSERT_TRUE(test::runLoopUntil(loop_, [&] { return passed; }));
+
+    run("web");
+    const auto record = updated("web", {.exclusiveCpus = 1});
+    ASSERT_TRUE(record.desired.allowedCpus);
+    const core::CpuSet shared = core::difference(kNodeCpus, *record.desired.allowedCpus);
+    EXPECT_TRUE(test::runLoopUntil(
+        loop_, [&] { return tree_.read("cpuset", other, "cpuset.cpus") == core::formatCpuSet(shared); }))
+        << "other runs on CPUs " << tree_.read("cpuset", other, "cpuset.cpus") << ", not "
+        << core::formatCpuSet(shared);
 }
 
 }  // namespace
