@@ -160,6 +160,14 @@ TEST(ResolveCgroupDirectory, OnThisMachinesCgroupMountsIsWhatRealpathGives)
         EXPECT_EQ(resolveCgroupDirectory(root, ""), real);
         EXPECT_EQ(resolveParentDirectory(root, "/"), real);
         EXPECT_EQ(resolveCgroupDirectory(root, "/not-a-cgroup/below/"), real / "not-a-cgroup" / "below");
+        // A plain path, as runtimes give them, and the same spelled
+        // otherwise resolve alike; the plain case does not skip a check.
+        EXPECT_EQ(resolveCgroupDirectory(root, "/a/b"), real / "a" / "b");
+        EXPECT_EQ(resolveCgroupDirectory(root, "/a/./b"), real / "a" / "b");
+        EXPECT_EQ(resolveCgroupDirectory(root, "a/b"), real / "a" / "b");
+        EXPECT_THROW(resolveCgroupDirectory(root, "/a/../.."), CgroupError);
+        using namespace std::string_view_literals;
+        EXPECT_THROW(resolveCgroupDirectory(root, "/a\0b"sv), CgroupError);
         for (const auto& child : std::filesystem::directory_iterator(root)) {
             if (!child.is_directory())
                 continue;
