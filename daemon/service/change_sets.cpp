@@ -187,8 +187,7 @@ void ResourceManager::finishChangeSet(uint64_t id)
     const uint64_t finished = nowUsec();
     for (WorkloadChange& item : set.items)
         // A repair holds the allocation the workload held already.
-        settle(item, applied && item.reservationId, applied, execution.actualOf(item.record.cgroupPath),
-               execution.message(), finished);
+        settle(item, applied && item.reservationId, execution, finished);
     if (set.plan)
         settlePlan(*set.plan, applied, execution.message(), describeChanges(set), finished);
     failpoint("after-write");
@@ -221,22 +220,27 @@ void ResourceManager::finishChangeSet(uint64_t id)
         startNextQueued(placement.workload);
 }
 
-// The record as the change left it, read back from its cgroup (or, where
+// The record as the change left it, as the execution read it back where
+// that is still what the cgroup holds, read again otherwise (or, where
 // that fails, as the execution read it last): applied, it holds what was
 // written and, when `holds`, the allocation admitted; otherwise it desires
 // and belongs where it did before.
-void ResourceManager::settle(WorkloadChange& change, bool holds, bool applied, const core::Resources& lastRead,
-                             const std::string& message, uint64_t now)
+void ResourceManager::settle(WorkloadChange& change, bool holds, const Execution& execution, uint64_t now)
 {
     store::WorkloadRecord& record = change.record;
+    const bool applied = execution.outcome() == cgroup::ApplyOutcome::Applied;
     core::Resources actual;
-    try {
-        actual = readActual(record.cgroupPath);
-    } catch (const cgroup::CgroupError&) {
-        actual = record.actual.overlaidWith(lastRead);
+    if (const core::Resources* holdsNow = execution.holdsNow(record.cgroupPath)) {
+        actual = *holdsNow;
+    } else {
+        try {
+            actual = readActual(record.cgroupPath);
+        } catch (const cgroup::CgroupError&) {
+            actual = record.actual.overlaidWith(execution.actualOf(record.cgroupPath));
+        }
     }
     if (!applied) {
-        transition::applyFailed(record, change.previousDesired, actual, message, now);
+        transition::applyFailed(record, change.previousDesired, actual, execution.message(), now);
         record.poolOption = change.previousPoolOption;
         record.poolLabel = change.previousPoolLabel;
         return;

@@ -29,6 +29,13 @@ const core::Resources& Execution::actualOf(const std::string& cgroup) const
     return actual(static_cast<size_t>(change - changes_.begin()));
 }
 
+const core::Resources* Execution::holdsNow(const std::string& cgroup) const
+{
+    if (outcome_ != cgroup::ApplyOutcome::Applied || changes_.empty() || changes_.back().cgroup != cgroup)
+        return nullptr;
+    return &actual_.back();
+}
+
 void Execution::advance()
 {
     if (current_ == changes_.size()) {

@@ -53,6 +53,10 @@ public:
     const core::Resources& actual(size_t index) const { return actual_.at(index); }
     // The same for the change of `cgroup`, which must be one of them.
     const core::Resources& actualOf(const std::string& cgroup) const;
+    // What `cgroup` holds now, as read back, when all was applied and its
+    // change was the last: nothing was written after that read, so no
+    // parent's change has moved it since. nullptr otherwise.
+    const core::Resources* holdsNow(const std::string& cgroup) const;
 
 private:
     void advance();

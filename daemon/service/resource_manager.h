@@ -245,8 +245,7 @@ private:
     // are busy until it ends.
     void beginChangeSet(std::unique_ptr<ChangeSet> set, const cgroup::ApplyOptions& options);
     void finishChangeSet(uint64_t id);
-    void settle(WorkloadChange& change, bool holds, bool applied, const core::Resources& lastRead,
-                const std::string& message, uint64_t now);
+    void settle(WorkloadChange& change, bool holds, const Execution& execution, uint64_t now);
     void commitChangeSet(const ChangeSet& set, bool applied);
     // Tells whoever waits for the set how it ended, each workload's
     // observers too.
